@@ -1,0 +1,45 @@
+"""The ``flashio`` command line.
+
+Sub-commands are registered by the modules that own them, so that each part of the package
+(kernels, the IO model, the benchmarks, the report) keeps its own argument parsing:
+
+- ``flashio demo``: run the kernels against the reference on random inputs (``flashio.demo``).
+- ``flashio gpus`` / ``flashio predict`` / ``flashio io``: the IO accounting and performance model
+  (``flashio.model.cli``).
+- ``flashio report``: the report (for now the demo; grows into the full report).
+
+Errors in the arguments print a message and exit with code 2, as argparse does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="flashio",
+        description="IO-aware exact attention: kernels, IO accounting and a cross-GPU performance model.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+
+    from flashio import demo
+
+    demo.register(subparsers)
+
+    from flashio.model import cli as model_cli
+
+    model_cli.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    return int(args.handler(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Tile configurations as data, and the cached choice among them.
+
+A configuration fixes the tile shape and the launch parameters of one kernel. On a GPU each kernel has
+a short list of candidates per head-dimension bucket; the first call for a given key (kernel, device,
+dtype, head-dim bucket, features, power-of-two buckets of the sequence lengths) times the candidates once
+and caches the fastest, so a new sequence length inside the same bucket does not retune. Under the
+Triton CPU interpreter a fixed small configuration is used (timing the interpreter means nothing).
+Set ``FLASHIO_AUTOTUNE=0`` to skip timing and take each list's first entry (the analytic default).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence
+
+
+@dataclass(frozen=True)
+class TileConfig:
+    """Tile shape and launch parameters of one kernel.
+
+    ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
+    ``num_stages``: depth of the software pipeline over the streamed loop.
+    """
+
+    block_m: int
+    block_n: int
+    num_warps: int = 4
+    num_stages: int = 2
+
+    def clipped(self, max_block_m: int, max_block_n: int) -> "TileConfig":
+        """The same configuration with tiles no larger than the given limits (powers of two)."""
+        return TileConfig(min(self.block_m, max_block_m), min(self.block_n, max_block_n),
+                          self.num_warps, self.num_stages)
+
+
+# Under the interpreter: unequal tile sides so that tests exercise the diagonal logic of both loops.
+INTERPRETER_FORWARD = TileConfig(block_m=32, block_n=16)
+INTERPRETER_BACKWARD_DKDV = TileConfig(block_m=16, block_n=32)
+INTERPRETER_BACKWARD_DQ = TileConfig(block_m=32, block_n=16)
+
+# GPU candidates, first entry = analytic default. Shared memory per stage is roughly
+# (block_m + 2*block_n) * d * 2 bytes for the forward; larger d needs smaller tiles or fewer stages.
+FORWARD_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (
+        TileConfig(128, 64, 4, 3), TileConfig(128, 128, 8, 3), TileConfig(128, 64, 4, 4),
+        TileConfig(128, 128, 4, 3), TileConfig(64, 64, 4, 3),
+    ),
+    128: (
+        TileConfig(128, 64, 8, 3), TileConfig(128, 128, 8, 3), TileConfig(128, 64, 4, 3),
+        TileConfig(128, 128, 8, 2), TileConfig(64, 64, 4, 3),
+    ),
+    256: (
+        TileConfig(64, 64, 4, 2), TileConfig(128, 64, 8, 2), TileConfig(64, 32, 4, 2),
+        TileConfig(128, 32, 8, 2),
+    ),
+}
+BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (
+        TileConfig(64, 128, 8, 3), TileConfig(32, 128, 4, 3), TileConfig(64, 64, 4, 3),
+        TileConfig(32, 64, 4, 4), TileConfig(64, 128, 8, 2),
+    ),
+    128: (
+        TileConfig(64, 128, 8, 2), TileConfig(32, 128, 8, 3), TileConfig(64, 64, 4, 3),
+        TileConfig(32, 64, 4, 3), TileConfig(64, 128, 8, 3),
+    ),
+    256: (
+        TileConfig(32, 64, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(16, 64, 4, 2),
+        TileConfig(32, 32, 4, 2),
+    ),
+}
+BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (
+        TileConfig(128, 64, 8, 3), TileConfig(64, 64, 4, 3), TileConfig(128, 128, 8, 2),
+        TileConfig(64, 128, 4, 3),
+    ),
+    128: (
+        TileConfig(128, 64, 8, 2), TileConfig(64, 64, 4, 3), TileConfig(128, 128, 8, 2),
+        TileConfig(64, 128, 8, 2),
+    ),
+    256: (
+        TileConfig(64, 32, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(32, 64, 4, 2),
+    ),
+}
+
+
+def head_dim_bucket(block_d: int) -> int:
+    """The candidate list a padded head dimension uses: 64 (d <= 64), 128 (d <= 128) or 256."""
+    if block_d <= 64:
+        return 64
+    if block_d <= 128:
+        return 128
+    return 256
+
+
+def length_bucket(n: int) -> int:
+    """Next power of two of a sequence length (at least 128): the autotuning cache's length key."""
+    bucket = 128
+    while bucket < n:
+        bucket *= 2
+    return bucket
+
+
+def autotune_enabled() -> bool:
+    return os.environ.get("FLASHIO_AUTOTUNE", "1") not in ("0", "false", "False", "no")
+
+
+_CHOICES: dict[Hashable, TileConfig] = {}
+
+
+def choose_config(
+    key: Hashable,
+    candidates: Sequence[TileConfig],
+    time_config: Callable[[TileConfig], float],
+) -> TileConfig:
+    """Return the cached configuration for ``key``, timing ``candidates`` on the first call.
+
+    ``time_config(config)`` runs the kernel with ``config`` and returns its time in milliseconds, or
+    ``float('inf')`` when the configuration does not fit the device (out of shared memory, registers).
+    """
+    chosen = _CHOICES.get(key)
+    if chosen is not None:
+        return chosen
+    if not autotune_enabled() or len(candidates) == 1:
+        chosen = candidates[0]
+    else:
+        timings = [(time_config(config), index) for index, config in enumerate(candidates)]
+        best_time, best_index = min(timings)
+        if best_time == float("inf"):
+            raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
+        chosen = candidates[best_index]
+    _CHOICES[key] = chosen
+    return chosen
+
+
+def cached_choices() -> dict[Hashable, TileConfig]:
+    """A copy of the configurations chosen so far (for benchmarks and the performance log)."""
+    return dict(_CHOICES)

@@ -1,0 +1,330 @@
+"""Launchers: allocate outputs, choose tiles, launch the Triton kernels.
+
+Inputs reach this layer already validated (``flashio.validation``). Every tensor is described to the
+kernels by four strides in (batch, head, row, dim) order, so one kernel serves every layout:
+
+* ``"bhnd"``: PyTorch SDPA's (batch, heads, seqlen, head_dim);
+* ``"bnhd"``: flash-attn's (batch, seqlen, heads, head_dim);
+* ``"thd"``:  packed variable-length batches (total_tokens, heads, head_dim) with ``cu_seqlens``.
+
+No tensor is copied to change its layout; outputs are allocated in the layout of the query.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Optional
+
+import torch
+import triton
+
+from flashio import configs
+from flashio._interpreter_compat import ensure_interpreter_bf16_dot
+from flashio.block_sparse import BlockSparseIndex
+from flashio.configs import TileConfig
+from flashio.kernels.backward import (
+    attention_backward_dkdv_kernel,
+    attention_backward_dq_kernel,
+    attention_backward_preprocess_kernel,
+    dropout_mask_kernel,
+)
+from flashio.kernels.forward import attention_forward_kernel
+
+LAYOUTS = ("bhnd", "bnhd", "thd")
+
+
+def interpreter_enabled() -> bool:
+    """True when Triton runs kernels on the CPU through its interpreter (``TRITON_INTERPRET=1``)."""
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+@dataclass(frozen=True)
+class VarlenInfo:
+    """Packed batch description: cumulative lengths (int32, length batch+1) and the maxima."""
+
+    cu_seqlens_q: torch.Tensor
+    cu_seqlens_k: torch.Tensor
+    max_seqlen_q: int
+    max_seqlen_k: int
+
+    @property
+    def batch(self) -> int:
+        return self.cu_seqlens_q.numel() - 1
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Shape facts shared by the forward and backward launches."""
+
+    layout: str
+    batch: int
+    num_heads: int
+    num_kv_heads: int
+    seqlen_q: int  # per-sequence length, or the maximum for packed batches
+    seqlen_k: int
+    head_dim: int
+    varlen: Optional[VarlenInfo]
+
+    @property
+    def block_d(self) -> int:
+        return max(16, triton.next_power_of_2(self.head_dim))
+
+    @property
+    def group_size(self) -> int:
+        return self.num_heads // self.num_kv_heads
+
+
+def describe(q: torch.Tensor, k: torch.Tensor, layout: str, varlen: Optional[VarlenInfo]) -> Problem:
+    if not q.is_cuda:
+        ensure_interpreter_bf16_dot()
+    if layout == "bhnd":
+        batch, heads, seqlen_q, head_dim = q.shape
+        kv_heads, seqlen_k = k.shape[1], k.shape[2]
+    elif layout == "bnhd":
+        batch, seqlen_q, heads, head_dim = q.shape
+        seqlen_k, kv_heads = k.shape[1], k.shape[2]
+    elif layout == "thd":
+        assert varlen is not None
+        heads, head_dim = q.shape[1], q.shape[2]
+        kv_heads = k.shape[1]
+        batch, seqlen_q, seqlen_k = varlen.batch, varlen.max_seqlen_q, varlen.max_seqlen_k
+    else:  # pragma: no cover - guarded by the callers
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    return Problem(layout, batch, heads, kv_heads, seqlen_q, seqlen_k, head_dim, varlen)
+
+
+def strides_bhnd(t: torch.Tensor, layout: str) -> tuple[int, int, int, int]:
+    """Strides of ``t`` in (batch, head, row, dim) order; packed tensors get batch stride 0."""
+    if layout == "bhnd":
+        return t.stride(0), t.stride(1), t.stride(2), t.stride(3)
+    if layout == "bnhd":
+        return t.stride(0), t.stride(2), t.stride(1), t.stride(3)
+    return 0, t.stride(1), t.stride(0), t.stride(2)
+
+
+def _row_stats_strides(stats: torch.Tensor, layout: str) -> tuple[int, int, int]:
+    """Strides (batch, head, row) of a per-row float32 tensor: (B, H, N), or (H, total) when packed."""
+    if layout == "thd":
+        return 0, stats.stride(0), stats.stride(1)
+    return stats.stride(0), stats.stride(1), stats.stride(2)
+
+
+def _new_row_stats(problem: Problem, q: torch.Tensor) -> torch.Tensor:
+    if problem.layout == "thd":
+        return torch.empty((problem.num_heads, q.shape[0]), device=q.device, dtype=torch.float32)
+    return torch.empty((problem.batch, problem.num_heads, problem.seqlen_q), device=q.device,
+                       dtype=torch.float32)
+
+
+def _varlen_args(problem: Problem, q: torch.Tensor):
+    if problem.varlen is None:
+        dummy = torch.empty(0, device=q.device, dtype=torch.int32)
+        return dummy, dummy, problem.seqlen_q, problem.seqlen_k
+    v = problem.varlen
+    return v.cu_seqlens_q, v.cu_seqlens_k, v.max_seqlen_q, v.max_seqlen_k
+
+
+def _dot_precision(dtype: torch.dtype) -> str:
+    # float32 inputs use true fp32 products (not TF32), so that the fp32 path is exact to fp32 rounding.
+    return "ieee" if dtype == torch.float32 else "tf32"
+
+
+def _dropout_args(dropout_p: float) -> tuple[int, float]:
+    """(threshold on 24 random bits, 1/(1-p)) for the kernels' keep test ``bits >= threshold``."""
+    return int(round(dropout_p * (1 << 24))), (1.0 / (1.0 - dropout_p) if dropout_p > 0 else 1.0)
+
+
+def _sparse_args(index: Optional[BlockSparseIndex], by_rows: bool, q: torch.Tensor):
+    """(counts, indices, 3 count strides, 4 index strides, block_m, block_n) for the kernels."""
+    if index is None:
+        dummy = torch.zeros((1, 1, 1, 1), device=q.device, dtype=torch.int32)
+        return (dummy, dummy, 0, 0, 0, 0, 0, 0, 0, 16, 16)
+    counts, indices = (index.row_counts, index.row_indices) if by_rows else (index.col_counts, index.col_indices)
+    return (counts, indices, *index.broadcast_strides(counts), *index.broadcast_strides(indices),
+            index.block_m, index.block_n)
+
+
+def _time_ms(run) -> float:
+    """Median time of ``run()`` in ms, or inf when the configuration does not compile for this device."""
+    try:
+        return triton.testing.do_bench(run, warmup=5, rep=25, return_mode="median")
+    except (triton.runtime.errors.OutOfResources, triton.compiler.errors.CompilationError, RuntimeError):
+        return float("inf")
+
+
+def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
+    capability = torch.cuda.get_device_capability(q.device) if q.is_cuda else (0, 0)
+    return (kernel, capability, q.dtype, problem.block_d, problem.group_size,
+            configs.length_bucket(problem.seqlen_q), configs.length_bucket(problem.seqlen_k), *flags)
+
+
+def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: TileConfig,
+          candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex]) -> TileConfig:
+    """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU)."""
+    max_m = sparse.block_m if sparse is not None else 1 << 30
+    max_n = sparse.block_n if sparse is not None else 1 << 30
+    if not q.is_cuda:
+        return interpreter_default.clipped(max_m, max_n)
+    options = [c.clipped(max_m, max_n) for c in candidates[configs.head_dim_bucket(problem.block_d)]]
+    if q.dtype == torch.float32:
+        # fp32 tiles take twice the shared memory and run on FMA units: small tiles, few stages.
+        options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
+    options = list(dict.fromkeys(options))
+    key = _tune_key(kernel, problem, q, *flags)
+    return configs.choose_config(key, options, lambda config: _time_ms(lambda: launch(config)))
+
+
+def attention_forward(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
+    layout: str, softmax_scale: float, causal: bool, dropout_p: float, seed: int,
+    varlen: Optional[VarlenInfo] = None, sparse: Optional[BlockSparseIndex] = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Launch the forward kernel; return (out, lse) with out in the query's layout.
+
+    lse is float32, (batch, heads, seqlen_q), or (heads, total_q) for packed batches, in natural log.
+    """
+    problem = describe(q, k, layout, varlen)
+    out = torch.empty(q.shape, device=q.device, dtype=q.dtype)
+    lse = _new_row_stats(problem, q)
+    if q.numel() == 0:
+        return out, lse
+    cu_q, cu_k, fixed_q, fixed_k = _varlen_args(problem, q)
+    drop_threshold, drop_rescale = _dropout_args(dropout_p)
+    sparse_args = _sparse_args(sparse, by_rows=True, q=q)
+    flags = dict(
+        BLOCK_D=problem.block_d, IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
+        HAS_DROPOUT=dropout_p > 0, BLOCK_SPARSE=sparse is not None,
+        SPARSE_BLOCK_M=sparse_args[-2], SPARSE_BLOCK_N=sparse_args[-1],
+        EVEN_D=problem.head_dim == problem.block_d, DOT_PRECISION=_dot_precision(q.dtype),
+    )
+
+    def launch(config: TileConfig):
+        grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        attention_forward_kernel[grid](
+            q, k, v, out, lse,
+            *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
+            *strides_bhnd(out, layout), *_row_stats_strides(lse, layout),
+            cu_q, cu_k, fixed_q, fixed_k,
+            problem.group_size, problem.num_heads, problem.head_dim, softmax_scale,
+            seed, drop_threshold, drop_rescale,
+            *sparse_args[:-2],
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+            num_warps=config.num_warps, num_stages=config.num_stages, **flags,
+        )
+
+    config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
+                   launch, (causal, dropout_p > 0, varlen is not None, sparse is not None), sparse)
+    launch(config)
+    return out, lse
+
+
+def attention_backward(
+    grad_out: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+    out: torch.Tensor, lse: torch.Tensor, *,
+    layout: str, softmax_scale: float, causal: bool, dropout_p: float, seed: int,
+    varlen: Optional[VarlenInfo] = None, sparse: Optional[BlockSparseIndex] = None,
+    deterministic: bool = False,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Launch the three backward kernels; return (dq, dk, dv) in the layouts of (q, k, v).
+
+    ``deterministic=False`` accumulates dQ with float32 atomic adds inside the dK/dV kernel;
+    ``deterministic=True`` computes dQ in its own kernel, so that every run is bitwise identical.
+    """
+    problem = describe(q, k, layout, varlen)
+    dq = torch.empty_like(q)
+    dk = torch.empty_like(k)
+    dv = torch.empty_like(v)
+    if q.numel() == 0 or k.numel() == 0:
+        return dq.zero_(), dk.zero_(), dv.zero_()
+    cu_q, cu_k, fixed_q, fixed_k = _varlen_args(problem, q)
+    drop_threshold, drop_rescale = _dropout_args(dropout_p)
+    stats_strides = _row_stats_strides(lse, layout)
+
+    delta = torch.empty_like(lse)
+    preprocess_block = 64 if q.is_cuda else 32
+    attention_backward_preprocess_kernel[
+        (triton.cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch)](
+        out, grad_out, delta,
+        *strides_bhnd(out, layout), *strides_bhnd(grad_out, layout), *stats_strides,
+        cu_q, fixed_q, problem.head_dim,
+        BLOCK_M=preprocess_block, BLOCK_D=problem.block_d, IS_VARLEN=varlen is not None,
+    )
+
+    common = dict(
+        BLOCK_D=problem.block_d, IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
+        HAS_DROPOUT=dropout_p > 0, BLOCK_SPARSE=sparse is not None,
+        EVEN_D=problem.head_dim == problem.block_d, DOT_PRECISION=_dot_precision(q.dtype),
+    )
+    scalars = (cu_q, cu_k, fixed_q, fixed_k, problem.group_size, problem.num_heads, problem.head_dim,
+               softmax_scale, seed, drop_threshold, drop_rescale)
+    atomic_dq = not deterministic
+    dq_accumulator = (torch.zeros(q.shape, device=q.device, dtype=torch.float32) if atomic_dq else dq)
+    col_sparse = _sparse_args(sparse, by_rows=False, q=q)
+
+    def launch_dkdv(config: TileConfig):
+        if atomic_dq:
+            dq_accumulator.zero_()
+        grid = (triton.cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+        attention_backward_dkdv_kernel[grid](
+            q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+            *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
+            *strides_bhnd(grad_out, layout), *stats_strides,
+            *strides_bhnd(dk, layout), *strides_bhnd(dv, layout), *strides_bhnd(dq_accumulator, layout),
+            *scalars, *col_sparse[:-2],
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+            SPARSE_BLOCK_M=col_sparse[-2], SPARSE_BLOCK_N=col_sparse[-1], ATOMIC_DQ=atomic_dq,
+            num_warps=config.num_warps, num_stages=config.num_stages, **common,
+        )
+
+    flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, atomic_dq)
+    config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
+                   configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, flags, sparse)
+    launch_dkdv(config)
+
+    if atomic_dq:
+        dq.copy_(dq_accumulator)
+        return dq, dk, dv
+
+    row_sparse = _sparse_args(sparse, by_rows=True, q=q)
+
+    def launch_dq(config: TileConfig):
+        grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        attention_backward_dq_kernel[grid](
+            q, k, v, grad_out, lse, delta, dq,
+            *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
+            *strides_bhnd(grad_out, layout), *stats_strides, *strides_bhnd(dq, layout),
+            *scalars, *row_sparse[:-2],
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+            SPARSE_BLOCK_M=row_sparse[-2], SPARSE_BLOCK_N=row_sparse[-1],
+            num_warps=config.num_warps, num_stages=config.num_stages, **common,
+        )
+
+    config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
+                   configs.BACKWARD_DQ_CANDIDATES, launch_dq, flags, sparse)
+    launch_dq(config)
+    return dq, dk, dv
+
+
+def dropout_keep_mask(batch: int, num_heads: int, seqlen_q: int, seqlen_k: int, dropout_p: float,
+                      seed: int, device: torch.device) -> torch.Tensor:
+    """The keep-mask (bool, (batch, heads, seqlen_q, seqlen_k)) that the kernels draw for ``seed``.
+
+    For packed batches, rows and columns are positions inside each sequence, so the mask of sequence b
+    is the top-left (len_q, len_k) corner of ``mask[b]``.
+    """
+    keep = torch.empty((batch, num_heads, seqlen_q, seqlen_k), device=device, dtype=torch.int8)
+    if keep.numel() == 0:
+        return keep.bool()
+    threshold, _ = _dropout_args(dropout_p)
+    block_m, block_n = (64, 64) if keep.is_cuda else (32, 32)
+    dropout_mask_kernel[(triton.cdiv(seqlen_q, block_m), num_heads, batch)](
+        keep, *keep.stride(), seqlen_q, seqlen_k, num_heads, seed, threshold,
+        BLOCK_M=block_m, BLOCK_N=block_n,
+    )
+    return keep.bool()
+
+
+def default_softmax_scale(head_dim: int) -> float:
+    return 1.0 / math.sqrt(head_dim)
