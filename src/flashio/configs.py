@@ -133,6 +133,11 @@ def choose_config(
     return chosen
 
 
+def clear_choices() -> None:
+    """Forget every cached choice (the next call of each kernel times its candidates again)."""
+    _CHOICES.clear()
+
+
 def cached_choices() -> dict[Hashable, TileConfig]:
     """A copy of the configurations chosen so far (for benchmarks and the performance log)."""
     return dict(_CHOICES)

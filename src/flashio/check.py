@@ -1,0 +1,357 @@
+"""GPU check: correctness at realistic sizes, then timing against the anchors in the same run.
+
+    python -m flashio.check                 # correctness + the issue's timing grid (bf16, d 64/128)
+    python -m flashio.check --quick         # fewer sizes
+    python -m flashio.check --skip-correctness --head-dims 64 --seqlens 4096
+
+Correctness follows flash-attn's rule (algorithm.md): max|out - ref32| <= 2 max|ref_lp - ref32| + floor
+for outputs, 3x for gradients, where ref32 is standard attention in float32 and ref_lp standard attention
+in the input precision. Timing: median of ``triton.testing.do_bench`` (warm-up 25 ms, 100 ms of repeats),
+backward = (forward+backward) - forward, FLOPs by the standard convention (forward 4·B·H·N²·d, halved
+when causal; backward 2.5× forward), batch·N = 16384 tokens and hidden 2048 (the anchors' setup).
+Extra memory = peak allocated during forward+backward minus what was allocated before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable, Optional
+
+import torch
+import torch.nn.functional as F
+
+
+# --------------------------------------------------------------------------------------------
+# correctness
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class CorrectnessCase:
+    name: str
+    batch: int
+    heads: int
+    kv_heads: int
+    seqlen_q: int
+    seqlen_k: int
+    head_dim: int
+    causal: bool = False
+    dtype: torch.dtype = torch.bfloat16
+    dropout_p: float = 0.0
+    block_sparse: bool = False
+    varlen: bool = False
+    deterministic: bool = False
+
+
+def _max_err(a: torch.Tensor, b: torch.Tensor) -> float:
+    return (a.float() - b.float()).abs().max().item() if a.numel() else 0.0
+
+
+def _rounding_floor(dtype: torch.dtype) -> float:
+    # Two rounding steps of the output dtype at magnitude ~1 (attention outputs are averages of V rows).
+    return {torch.float16: 2 * 2**-11, torch.bfloat16: 2 * 2**-8, torch.float32: 1e-5}[dtype]
+
+
+def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
+    import flashio
+    from flashio import launchers
+
+    torch.manual_seed(hash(case.name) % 2**31)
+    shape_q = (case.batch, case.heads, case.seqlen_q, case.head_dim)
+    shape_k = (case.batch, case.kv_heads, case.seqlen_k, case.head_dim)
+    q = torch.randn(shape_q, device=device, dtype=case.dtype, requires_grad=True)
+    k = torch.randn(shape_k, device=device, dtype=case.dtype, requires_grad=True)
+    v = torch.randn(shape_k, device=device, dtype=case.dtype, requires_grad=True)
+    dout = torch.randn(shape_q, device=device, dtype=case.dtype)
+    block_mask = None
+    block_size = (128, 128)
+    if case.block_sparse:
+        rows, cols = math.ceil(case.seqlen_q / 128), math.ceil(case.seqlen_k / 128)
+        block_mask = torch.rand((case.batch, case.heads, rows, cols), device=device) < 0.4
+    dropout_mask = None
+    if case.varlen:
+        # Pack the batch with per-sequence lengths drawn below the maximum (key-padding setting).
+        lengths = torch.randint(max(1, case.seqlen_q - 300), case.seqlen_q + 1, (case.batch,)).tolist()
+        cu = torch.tensor([0] + list(torch.tensor(lengths).cumsum(0)), device=device, dtype=torch.int32)
+        pack = lambda x: torch.cat([x[b, :, :n].transpose(0, 1) for b, n in enumerate(lengths)])
+        qp, kp, vp, dp = (pack(t).detach().requires_grad_(t.requires_grad) for t in (q, k, v, dout))
+        out_p = flashio.flash_attn_varlen_func(qp, kp, vp, cu, cu, max(lengths), max(lengths),
+                                               causal=case.causal, deterministic=case.deterministic)
+        grads_p = torch.autograd.grad(out_p, (qp, kp, vp), dp)
+        pad = torch.tensor([[n > i for i in range(case.seqlen_q)] for n in lengths], device=device)
+        out = torch.zeros_like(q)
+        grads = [torch.zeros_like(t) for t in (q, k, v)]
+        start = 0
+        for b, n in enumerate(lengths):
+            out[b, :, :n] = out_p[start:start + n].transpose(0, 1)
+            for g, gp in zip(grads, grads_p):
+                g[b, :, :n] = gp[start:start + n].transpose(0, 1)
+            start += n
+        # The reference sees the same sequences as padded batches: padded keys masked, padded rows ignored.
+        row_mask = pad[:, None, :, None]
+        dout = dout * row_mask
+        key_padding_mask = pad
+    else:
+        key_padding_mask = None
+        row_mask = None
+        seed = None
+        if case.dropout_p > 0:
+            torch.manual_seed(1234)
+            out, _lse, probs = flashio.flash_attn_func(
+                q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), dropout_p=case.dropout_p,
+                causal=case.causal, return_attn_probs=True, deterministic=case.deterministic)
+            out = out.transpose(1, 2)
+            dropout_mask = probs >= 0
+            del probs
+        else:
+            out = flashio.attention(q, k, v, causal=case.causal, block_mask=block_mask, block_size=block_size,
+                                    deterministic=case.deterministic)
+        grads = torch.autograd.grad(out, (q, k, v), dout)
+
+    def reference(upcast: bool):
+        ref = flashio.attention_reference(q, k, v, causal=case.causal, dropout_p=case.dropout_p,
+                                          dropout_mask=dropout_mask, block_mask=block_mask, block_size=block_size,
+                                          key_padding_mask=key_padding_mask, upcast=upcast)
+        ref_grads = torch.autograd.grad(ref, (q, k, v), dout)
+        if row_mask is not None:
+            ref = ref * row_mask
+        return ref, ref_grads
+
+    ref32, ref32_grads = reference(True)
+    ref_lp, ref_lp_grads = reference(False)
+    if row_mask is not None:
+        out = out * row_mask
+    floor = _rounding_floor(case.dtype)
+    result = {"case": case.name, "ok": True, "details": []}
+    for label, got, r32, rlp, factor in [("out", out, ref32, ref_lp, 2.0)] + [
+            (f"d{n}", g, r, rl, 3.0) for n, g, r, rl in zip("qkv", grads, ref32_grads, ref_lp_grads)]:
+        err, base = _max_err(got, r32), _max_err(rlp, r32)
+        bound = factor * base + floor * (1.0 if label == "out" else max(1.0, r32.float().abs().max().item()))
+        ok = err <= bound and math.isfinite(err)
+        result["ok"] &= ok
+        result["details"].append(f"{label}: err {err:.2e} bound {bound:.2e}")
+    if case.deterministic:
+        again = torch.autograd.grad(
+            flashio.attention(q, k, v, causal=case.causal, deterministic=True), (q, k, v), dout)
+        first = torch.autograd.grad(
+            flashio.attention(q, k, v, causal=case.causal, deterministic=True), (q, k, v), dout)
+        bitwise = all(torch.equal(a, b) for a, b in zip(again, first))
+        result["ok"] &= bitwise
+        result["details"].append(f"bitwise-deterministic: {bitwise}")
+    return result
+
+
+CORRECTNESS_CASES = [
+    CorrectnessCase("d64 causal 2k bf16", 2, 16, 16, 2048, 2048, 64, causal=True),
+    CorrectnessCase("d128 1k fp16", 2, 16, 16, 1024, 1024, 128, dtype=torch.float16),
+    CorrectnessCase("d128 odd 1000x1777 causal", 2, 8, 8, 1000, 1777, 128, causal=True),
+    CorrectnessCase("d256 causal 1k bf16", 1, 8, 8, 1024, 1024, 256, causal=True),
+    CorrectnessCase("d80 GQA 8/2 1500 causal", 2, 8, 2, 1500, 1500, 80, causal=True),
+    CorrectnessCase("d96 MQA 8/1 777x1024", 2, 8, 1, 777, 1024, 96),
+    CorrectnessCase("d160 1k", 1, 8, 8, 1024, 1024, 160),
+    CorrectnessCase("d192 causal 900", 1, 8, 8, 900, 900, 192, causal=True),
+    CorrectnessCase("d64 dropout 0.1 1k", 2, 8, 8, 1024, 1024, 64, dropout_p=0.1),
+    CorrectnessCase("d128 dropout 0.2 causal 1k", 1, 8, 8, 1024, 1024, 128, causal=True, dropout_p=0.2),
+    CorrectnessCase("d64 block-sparse 2k", 2, 8, 8, 2048, 2048, 64, block_sparse=True),
+    CorrectnessCase("d128 block-sparse causal 2k", 1, 8, 8, 2048, 2048, 128, causal=True, block_sparse=True),
+    CorrectnessCase("d64 varlen causal 2k", 4, 8, 8, 2048, 2048, 64, causal=True, varlen=True),
+    CorrectnessCase("d128 varlen 1k", 4, 8, 8, 1024, 1024, 128, varlen=True),
+    CorrectnessCase("d128 deterministic causal 2k", 2, 8, 8, 2048, 2048, 128, causal=True, deterministic=True),
+    CorrectnessCase("d64 deterministic GQA 1k", 2, 8, 2, 1024, 1024, 64, deterministic=True),
+]
+
+
+# --------------------------------------------------------------------------------------------
+# timing
+# --------------------------------------------------------------------------------------------
+
+def attention_flops(batch: int, heads: int, seqlen: int, head_dim: int, causal: bool, mode: str) -> float:
+    forward = 4.0 * batch * heads * seqlen * seqlen * head_dim / (2.0 if causal else 1.0)
+    return {"fwd": forward, "bwd": 2.5 * forward, "fwdbwd": 3.5 * forward}[mode]
+
+
+def _sdpa(backend):
+    from torch.nn.attention import sdpa_kernel
+
+    def run(q, k, v, causal):
+        with sdpa_kernel(backend):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return run
+
+
+def systems() -> dict[str, Callable]:
+    import flashio
+    from torch.nn.attention import SDPBackend
+
+    def standard(q, k, v, causal):
+        return flashio.attention_reference(q, k, v, causal=causal, upcast=False)
+
+    return {
+        "flashio": lambda q, k, v, causal: flashio.attention(q, k, v, causal=causal),
+        "flashio_det": lambda q, k, v, causal: flashio.attention(q, k, v, causal=causal, deterministic=True),
+        "sdpa_flash": _sdpa(SDPBackend.FLASH_ATTENTION),
+        "sdpa_cudnn": _sdpa(SDPBackend.CUDNN_ATTENTION),
+        "standard": standard,
+    }
+
+
+def time_system(fn, batch, heads, seqlen, head_dim, causal, dtype, measure_memory=True) -> dict:
+    from triton.testing import do_bench
+
+    make = lambda: torch.randn((batch, heads, seqlen, head_dim), device="cuda", dtype=dtype, requires_grad=True)
+    q, k, v = make(), make(), make()
+    dout = torch.randn_like(q)
+    try:
+        out = fn(q, k, v, causal)  # compile / tune outside the timed region
+        out.backward(dout)
+        torch.cuda.synchronize()
+        fwd = do_bench(lambda: fn(q, k, v, causal), warmup=25, rep=100, return_mode="median")
+        both = do_bench(lambda: fn(q, k, v, causal).backward(dout), warmup=25, rep=100,
+                        return_mode="median", grad_to_none=[q, k, v])
+        memory = float("nan")
+        if measure_memory:
+            q.grad = k.grad = v.grad = None
+            del out
+            torch.cuda.synchronize()
+            torch.cuda.reset_peak_memory_stats()
+            before = torch.cuda.memory_allocated()
+            fn(q, k, v, causal).backward(dout)
+            torch.cuda.synchronize()
+            memory = (torch.cuda.max_memory_allocated() - before) / 1e9
+        return {"fwd_ms": fwd, "bwd_ms": both - fwd, "fwdbwd_ms": both, "extra_gb": memory, "error": ""}
+    except Exception as exc:  # a system that cannot run a shape is recorded, not fatal
+        return {"fwd_ms": float("nan"), "bwd_ms": float("nan"), "fwdbwd_ms": float("nan"),
+                "extra_gb": float("nan"), "error": f"{type(exc).__name__}: {str(exc)[:120]}"}
+    finally:
+        del q, k, v, dout
+        torch.cuda.empty_cache()
+
+
+def ceilings() -> dict:
+    from triton.testing import do_bench
+
+    x = torch.empty(1 << 30, device="cuda", dtype=torch.uint8).random_()  # 1 GiB, > L2
+    y = torch.empty_like(x)
+    copy_ms = do_bench(lambda: y.copy_(x), warmup=25, rep=100, return_mode="median")
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    mm_ms = do_bench(lambda: a @ b, warmup=25, rep=100, return_mode="median")
+    del x, y, a, b
+    torch.cuda.empty_cache()
+    return {"copy_tb_s": 2 * (1 << 30) / copy_ms / 1e9, "matmul_tflops": 2 * 8192**3 / mm_ms / 1e9}
+
+
+def run_timing(head_dims, seqlens, causals, dtype, system_names, tokens=16384, hidden=2048) -> list[dict]:
+    all_systems = systems()
+    rows = []
+    for head_dim in head_dims:
+        heads = hidden // head_dim
+        for causal in causals:
+            for seqlen in seqlens:
+                batch = max(1, tokens // seqlen)
+                for name in system_names:
+                    t0 = time.time()
+                    result = time_system(all_systems[name], batch, heads, seqlen, head_dim, causal, dtype)
+                    row = dict(system=name, head_dim=head_dim, causal=causal, seqlen=seqlen, batch=batch,
+                               heads=heads, dtype=str(dtype).replace("torch.", ""), **result)
+                    for mode in ("fwd", "bwd", "fwdbwd"):
+                        flops = attention_flops(batch, heads, seqlen, head_dim, causal, mode)
+                        row[f"{mode}_tflops"] = flops / row[f"{mode}_ms"] / 1e9
+                    row["wall_s"] = time.time() - t0
+                    rows.append(row)
+                    print(f"  {name:12s} d={head_dim} causal={causal!s:5} N={seqlen:6d}: fwd {row['fwd_tflops']:6.1f} "
+                          f"bwd {row['bwd_tflops']:6.1f} TFLOP/s  mem {row['extra_gb']:.2f} GB {row['error']}",
+                          flush=True)
+    return rows
+
+
+def format_table(rows: list[dict], baseline: str = "sdpa_flash", ours: str = "flashio") -> str:
+    """Markdown table: TFLOP/s of every system and flashio's ratios to the baseline and to cuDNN."""
+    keys = sorted({(r["head_dim"], r["causal"], r["seqlen"]) for r in rows})
+    names = list(dict.fromkeys(r["system"] for r in rows))
+    index = {(r["system"], r["head_dim"], r["causal"], r["seqlen"]): r for r in rows}
+    header = ["d", "causal", "N"] + [f"{n} fwd/bwd" for n in names] + [
+        f"fwd ×{baseline}", f"bwd ×{baseline}", "fwd ×cudnn", "bwd ×cudnn", f"mem ×{baseline}"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for key in keys:
+        cells = [str(key[0]), "yes" if key[1] else "no", str(key[2])]
+        for n in names:
+            r = index.get((n, *key))
+            cells.append("–" if r is None or r["error"] else f"{r['fwd_tflops']:.0f} / {r['bwd_tflops']:.0f}")
+        o, b, c = index.get((ours, *key)), index.get((baseline, *key)), index.get(("sdpa_cudnn", *key))
+        ratio = lambda x, y, m: f"{x[m] / y[m]:.2f}" if x and y and not x["error"] and not y["error"] else "–"
+        cells += [ratio(o, b, "fwd_tflops"), ratio(o, b, "bwd_tflops"), ratio(o, c, "fwd_tflops"),
+                  ratio(o, c, "bwd_tflops"),
+                  f"{o['extra_gb'] / b['extra_gb']:.2f}" if o and b and not o["error"] and not b["error"] else "–"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m flashio.check", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer sequence lengths (1k, 4k, 16k)")
+    parser.add_argument("--skip-correctness", action="store_true")
+    parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
+    parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
+    parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
+    parser.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
+    parser.add_argument("--systems", nargs="+", default=["flashio", "sdpa_flash", "sdpa_cudnn", "standard"])
+    parser.add_argument("--json", type=str, default=None, help="write all results to this file")
+    args = parser.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("flashio.check: no CUDA GPU visible; this script checks and times the kernels on a GPU. "
+              "Run `make test` for the CPU (interpreter) test suite.", file=sys.stderr)
+        return 2
+    props = torch.cuda.get_device_properties(0)
+    import triton
+    print(f"device: {props.name}, {props.multi_processor_count} SMs, torch {torch.__version__}, "
+          f"triton {triton.__version__}, cudnn {torch.backends.cudnn.version()}", flush=True)
+    report: dict = {"device": props.name, "torch": torch.__version__, "triton": triton.__version__}
+    failures = 0
+    if not args.skip_correctness:
+        print("correctness (flash-attn rule: out <= 2x, grads <= 3x the low-precision reference's error + floor)")
+        report["correctness"] = []
+        # Correctness does not depend on the tile choice: take the analytic defaults (no timing, fewer
+        # compilations), then forget them so that the timing below tunes properly.
+        previous = os.environ.get("FLASHIO_AUTOTUNE")
+        os.environ["FLASHIO_AUTOTUNE"] = "0"
+        for case in CORRECTNESS_CASES:
+            result = run_correctness_case(case)
+            report["correctness"].append(result)
+            failures += not result["ok"]
+            print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}", flush=True)
+        if previous is None:
+            del os.environ["FLASHIO_AUTOTUNE"]
+        else:
+            os.environ["FLASHIO_AUTOTUNE"] = previous
+        from flashio.configs import clear_choices
+        clear_choices()
+    if not args.skip_timing:
+        report["ceilings"] = ceilings()
+        print(f"ceilings: copy {report['ceilings']['copy_tb_s']:.2f} TB/s, "
+              f"bf16 matmul {report['ceilings']['matmul_tflops']:.0f} TFLOP/s", flush=True)
+        seqlens = [1024, 4096, 16384] if args.quick else args.seqlens
+        causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
+        dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
+        rows = run_timing(args.head_dims, seqlens, causals, dtype, args.systems)
+        report["timing"] = rows
+        from flashio.configs import cached_choices
+        report["tile_choices"] = {str(k): asdict(v) for k, v in cached_choices().items()}
+        print()
+        print(format_table(rows))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(report, handle, indent=1, default=str)
+    if failures:
+        print(f"{failures} correctness case(s) FAILED", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
