@@ -6,7 +6,7 @@ Sub-commands are registered by the modules that own them, so that each part of t
 - ``flashio demo``: run the kernels against the reference on random inputs (``flashio.demo``).
 - ``flashio gpus`` / ``flashio predict`` / ``flashio io``: the IO accounting and performance model
   (``flashio.model.cli``).
-- ``flashio report``: the report (for now the demo; grows into the full report).
+- ``flashio report --out DIR``: the report (for now the demo's tables in DIR/report.md).
 
 Errors in the arguments print a message and exit with code 2, as argparse does.
 """
@@ -38,7 +38,25 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "needs_kernels", False):
+        use_interpreter_without_gpu()
     return int(args.handler(args) or 0)
+
+
+def use_interpreter_without_gpu() -> None:
+    """Without a CUDA GPU, run kernels through Triton's CPU interpreter.
+
+    Triton reads TRITON_INTERPRET when it is first imported, so this must run before any kernel module
+    loads; ``import flashio`` alone imports neither torch nor Triton.
+    """
+    import os
+
+    if "triton" in sys.modules:
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,13 +24,8 @@ from flashio import configs
 from flashio._interpreter_compat import ensure_interpreter_bf16_dot
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
-from flashio.kernels.backward import (
-    attention_backward_dkdv_kernel,
-    attention_backward_dq_kernel,
-    attention_backward_preprocess_kernel,
-    dropout_mask_kernel,
-)
-from flashio.kernels.forward import attention_forward_kernel
+from flashio.kernels import backward as backward_kernels
+from flashio.kernels import forward as forward_kernels
 
 LAYOUTS = ("bhnd", "bnhd", "thd")
 
@@ -202,7 +197,7 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
-        attention_forward_kernel[grid](
+        forward_kernels.attention_forward_kernel[grid](
             q, k, v, out, lse,
             *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
             *strides_bhnd(out, layout), *_row_stats_strides(lse, layout),
@@ -244,7 +239,7 @@ def attention_backward(
 
     delta = torch.empty_like(lse)
     preprocess_block = 64 if q.is_cuda else 32
-    attention_backward_preprocess_kernel[
+    backward_kernels.attention_backward_preprocess_kernel[
         (triton.cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch)](
         out, grad_out, delta,
         *strides_bhnd(out, layout), *strides_bhnd(grad_out, layout), *stats_strides,
@@ -267,7 +262,7 @@ def attention_backward(
         if atomic_dq:
             dq_accumulator.zero_()
         grid = (triton.cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
-        attention_backward_dkdv_kernel[grid](
+        backward_kernels.attention_backward_dkdv_kernel[grid](
             q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
             *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
             *strides_bhnd(grad_out, layout), *stats_strides,
@@ -291,7 +286,7 @@ def attention_backward(
 
     def launch_dq(config: TileConfig):
         grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
-        attention_backward_dq_kernel[grid](
+        backward_kernels.attention_backward_dq_kernel[grid](
             q, k, v, grad_out, lse, delta, dq,
             *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
             *strides_bhnd(grad_out, layout), *stats_strides, *strides_bhnd(dq, layout),
@@ -319,7 +314,7 @@ def dropout_keep_mask(batch: int, num_heads: int, seqlen_q: int, seqlen_k: int, 
         return keep.bool()
     threshold, _ = _dropout_args(dropout_p)
     block_m, block_n = (64, 64) if keep.is_cuda else (32, 32)
-    dropout_mask_kernel[(triton.cdiv(seqlen_q, block_m), num_heads, batch)](
+    backward_kernels.dropout_mask_kernel[(triton.cdiv(seqlen_q, block_m), num_heads, batch)](
         keep, *keep.stride(), seqlen_q, seqlen_k, num_heads, seed, threshold,
         BLOCK_M=block_m, BLOCK_N=block_n,
     )

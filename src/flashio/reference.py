@@ -79,21 +79,25 @@ def attention_reference(
     else:
         scores = (q * tau) @ k.transpose(-1, -2)
 
-    visible = torch.ones((seqlen_q, seqlen_k), dtype=torch.bool, device=q.device)
+    # Build a mask only when there is one: the unmasked path is exactly the plain PyTorch sequence
+    # matmul -> softmax -> matmul that benchmarks compare against.
+    visible = None
     if causal:
-        visible = visible & causal_visibility(seqlen_q, seqlen_k, q.device)
-    visible = visible[None, None]
+        visible = causal_visibility(seqlen_q, seqlen_k, q.device)[None, None]
     if block_mask is not None:
-        visible = visible & expand_block_mask(block_mask.to(q.device), *block_size, seqlen_q, seqlen_k)
+        blocks = expand_block_mask(block_mask.to(q.device), *block_size, seqlen_q, seqlen_k)
+        visible = blocks if visible is None else visible & blocks
     if key_padding_mask is not None:
-        visible = visible & key_padding_mask.to(torch.bool)[:, None, None, :]
-    scores = scores.masked_fill(~visible, float("-inf"))
+        keys = key_padding_mask.to(device=q.device, dtype=torch.bool)[:, None, None, :]
+        visible = keys if visible is None else visible & keys
+    if visible is not None:
+        scores = scores.masked_fill(~visible, float("-inf"))
 
-    lse = torch.logsumexp(scores.float(), dim=-1)
+    lse = torch.logsumexp(scores.float(), dim=-1) if return_lse else None
     probs = torch.softmax(scores, dim=-1)
-    # Rows with no visible key give softmax(-inf, ..., -inf) = NaN: they attend to nothing.
-    row_empty = ~visible.any(dim=-1, keepdim=True)
-    probs = probs.masked_fill(row_empty, 0.0)
+    if visible is not None:
+        # Rows with no visible key give softmax(-inf, ..., -inf) = NaN: they attend to nothing.
+        probs = probs.masked_fill(~visible.any(dim=-1, keepdim=True), 0.0)
     if dropout_p > 0.0:
         keep = dropout_mask if dropout_mask is not None else (torch.rand_like(probs, dtype=torch.float32) >= dropout_p)
         probs = probs.masked_fill(~keep, 0.0) / (1.0 - dropout_p)
