@@ -342,7 +342,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         rows = run_timing(args.head_dims, seqlens, causals, dtype, args.systems)
         report["timing"] = rows
         from flashio.configs import cached_choices
-        report["tile_choices"] = {str(k): asdict(v) for k, v in cached_choices().items()}
+        report["tile_choices"] = {str(k): asdict(v) if hasattr(v, "block_m") else v
+                                  for k, v in cached_choices().items()}
         print()
         print(format_table(rows))
     if args.json:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Hashable, Sequence, TypeVar
 
 
 @dataclass(frozen=True)
@@ -105,18 +105,20 @@ def autotune_enabled() -> bool:
     return os.environ.get("FLASHIO_AUTOTUNE", "1") not in ("0", "false", "False", "no")
 
 
-_CHOICES: dict[Hashable, TileConfig] = {}
+Option = TypeVar("Option", bound=Hashable)
+_CHOICES: dict[Hashable, Hashable] = {}
 
 
 def choose_config(
     key: Hashable,
-    candidates: Sequence[TileConfig],
-    time_config: Callable[[TileConfig], float],
-) -> TileConfig:
-    """Return the cached configuration for ``key``, timing ``candidates`` on the first call.
+    candidates: Sequence[Option],
+    time_config: Callable[[Option], float],
+) -> Option:
+    """Return the cached choice for ``key``, timing ``candidates`` on the first call.
 
-    ``time_config(config)`` runs the kernel with ``config`` and returns its time in milliseconds, or
-    ``float('inf')`` when the configuration does not fit the device (out of shared memory, registers).
+    Candidates are tile configurations, or any other option of a kernel (the backward's dQ strategy).
+    ``time_config(option)`` runs the kernel with ``option`` and returns its time in milliseconds, or
+    ``float('inf')`` when it does not fit the device (out of shared memory, registers).
     """
     chosen = _CHOICES.get(key)
     if chosen is not None:
@@ -138,6 +140,6 @@ def clear_choices() -> None:
     _CHOICES.clear()
 
 
-def cached_choices() -> dict[Hashable, TileConfig]:
+def cached_choices() -> dict[Hashable, Hashable]:
     """A copy of the configurations chosen so far (for benchmarks and the performance log)."""
     return dict(_CHOICES)
