@@ -19,12 +19,10 @@ import json
 import math
 import os
 import sys
-import time
 from dataclasses import asdict, dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import torch
-import torch.nn.functional as F
 
 
 # --------------------------------------------------------------------------------------------
@@ -170,124 +168,31 @@ CORRECTNESS_CASES = [
 # timing
 # --------------------------------------------------------------------------------------------
 
-def attention_flops(batch: int, heads: int, seqlen: int, head_dim: int, causal: bool, mode: str) -> float:
-    forward = 4.0 * batch * heads * seqlen * seqlen * head_dim / (2.0 if causal else 1.0)
-    return {"fwd": forward, "bwd": 2.5 * forward, "fwdbwd": 3.5 * forward}[mode]
-
-
-def _sdpa(backend):
-    from torch.nn.attention import sdpa_kernel
-
-    def run(q, k, v, causal):
-        with sdpa_kernel(backend):
-            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-    return run
-
-
-def systems() -> dict[str, Callable]:
-    import flashio
-    from torch.nn.attention import SDPBackend
-
-    def standard(q, k, v, causal):
-        return flashio.attention_reference(q, k, v, causal=causal, upcast=False)
-
-    return {
-        "flashio": lambda q, k, v, causal: flashio.attention(q, k, v, causal=causal),
-        "flashio_det": lambda q, k, v, causal: flashio.attention(q, k, v, causal=causal, deterministic=True),
-        "sdpa_flash": _sdpa(SDPBackend.FLASH_ATTENTION),
-        "sdpa_cudnn": _sdpa(SDPBackend.CUDNN_ATTENTION),
-        "standard": standard,
-    }
-
-
-def time_system(fn, batch, heads, seqlen, head_dim, causal, dtype, measure_memory=True) -> dict:
-    from triton.testing import do_bench
-
-    make = lambda: torch.randn((batch, heads, seqlen, head_dim), device="cuda", dtype=dtype, requires_grad=True)
-    q, k, v = make(), make(), make()
-    dout = torch.randn_like(q)
-    try:
-        out = fn(q, k, v, causal)  # compile / tune outside the timed region
-        out.backward(dout)
-        torch.cuda.synchronize()
-        fwd = do_bench(lambda: fn(q, k, v, causal), warmup=25, rep=100, return_mode="median")
-        both = do_bench(lambda: fn(q, k, v, causal).backward(dout), warmup=25, rep=100,
-                        return_mode="median", grad_to_none=[q, k, v])
-        memory = float("nan")
-        if measure_memory:
-            q.grad = k.grad = v.grad = None
-            del out
-            torch.cuda.synchronize()
-            torch.cuda.reset_peak_memory_stats()
-            before = torch.cuda.memory_allocated()
-            fn(q, k, v, causal).backward(dout)
-            torch.cuda.synchronize()
-            memory = (torch.cuda.max_memory_allocated() - before) / 1e9
-        return {"fwd_ms": fwd, "bwd_ms": both - fwd, "fwdbwd_ms": both, "extra_gb": memory, "error": ""}
-    except Exception as exc:  # a system that cannot run a shape is recorded, not fatal
-        return {"fwd_ms": float("nan"), "bwd_ms": float("nan"), "fwdbwd_ms": float("nan"),
-                "extra_gb": float("nan"), "error": f"{type(exc).__name__}: {str(exc)[:120]}"}
-    finally:
-        del q, k, v, dout
-        torch.cuda.empty_cache()
-
-
-def ceilings() -> dict:
-    from triton.testing import do_bench
-
-    x = torch.empty(1 << 30, device="cuda", dtype=torch.uint8).random_()  # 1 GiB, > L2
-    y = torch.empty_like(x)
-    copy_ms = do_bench(lambda: y.copy_(x), warmup=25, rep=100, return_mode="median")
-    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-    mm_ms = do_bench(lambda: a @ b, warmup=25, rep=100, return_mode="median")
-    del x, y, a, b
-    torch.cuda.empty_cache()
-    return {"copy_tb_s": 2 * (1 << 30) / copy_ms / 1e9, "matmul_tflops": 2 * 8192**3 / mm_ms / 1e9}
-
-
-def run_timing(head_dims, seqlens, causals, dtype, system_names, tokens=16384, hidden=2048) -> list[dict]:
-    all_systems = systems()
-    rows = []
-    for head_dim in head_dims:
-        heads = hidden // head_dim
-        for causal in causals:
-            for seqlen in seqlens:
-                batch = max(1, tokens // seqlen)
-                for name in system_names:
-                    t0 = time.time()
-                    result = time_system(all_systems[name], batch, heads, seqlen, head_dim, causal, dtype)
-                    row = dict(system=name, head_dim=head_dim, causal=causal, seqlen=seqlen, batch=batch,
-                               heads=heads, dtype=str(dtype).replace("torch.", ""), **result)
-                    for mode in ("fwd", "bwd", "fwdbwd"):
-                        flops = attention_flops(batch, heads, seqlen, head_dim, causal, mode)
-                        row[f"{mode}_tflops"] = flops / row[f"{mode}_ms"] / 1e9
-                    row["wall_s"] = time.time() - t0
-                    rows.append(row)
-                    print(f"  {name:12s} d={head_dim} causal={causal!s:5} N={seqlen:6d}: fwd {row['fwd_tflops']:6.1f} "
-                          f"bwd {row['bwd_tflops']:6.1f} TFLOP/s  mem {row['extra_gb']:.2f} GB {row['error']}",
-                          flush=True)
-    return rows
-
-
-def format_table(rows: list[dict], baseline: str = "sdpa_flash", ours: str = "flashio") -> str:
-    """Markdown table: TFLOP/s of every system and flashio's ratios to the baseline and to cuDNN."""
-    keys = sorted({(r["head_dim"], r["causal"], r["seqlen"]) for r in rows})
-    names = list(dict.fromkeys(r["system"] for r in rows))
-    index = {(r["system"], r["head_dim"], r["causal"], r["seqlen"]): r for r in rows}
+def format_table(results, baseline: str = "sdpa_flash", ours: str = "flashio") -> str:
+    """Markdown table: forward / backward TFLOP/s of every system, and flashio's ratios to the baseline
+    and to cuDNN (``results``: BenchResult rows of modes fwd and bwd, plus fwdbwd for memory)."""
+    index = {(r.system, r.mode, r.head_dim, r.causal, r.seqlen): r for r in results}
+    keys = sorted({(r.head_dim, r.causal, r.seqlen) for r in results})
+    names = list(dict.fromkeys(r.system for r in results))
     header = ["d", "causal", "N"] + [f"{n} fwd/bwd" for n in names] + [
         f"fwd ×{baseline}", f"bwd ×{baseline}", "fwd ×cudnn", "bwd ×cudnn", f"mem ×{baseline}"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+
+    def ratio(system_a: str, system_b: str, mode: str, key, field: str = "tflops", invert: bool = False) -> str:
+        a, b = index.get((system_a, mode, *key)), index.get((system_b, mode, *key))
+        if a is None or b is None or a.status != "ok" or b.status != "ok":
+            return "–"
+        return f"{getattr(a, field) / getattr(b, field):.2f}"
+
     for key in keys:
         cells = [str(key[0]), "yes" if key[1] else "no", str(key[2])]
         for n in names:
-            r = index.get((n, *key))
-            cells.append("–" if r is None or r["error"] else f"{r['fwd_tflops']:.0f} / {r['bwd_tflops']:.0f}")
-        o, b, c = index.get((ours, *key)), index.get((baseline, *key)), index.get(("sdpa_cudnn", *key))
-        ratio = lambda x, y, m: f"{x[m] / y[m]:.2f}" if x and y and not x["error"] and not y["error"] else "–"
-        cells += [ratio(o, b, "fwd_tflops"), ratio(o, b, "bwd_tflops"), ratio(o, c, "fwd_tflops"),
-                  ratio(o, c, "bwd_tflops"),
-                  f"{o['extra_gb'] / b['extra_gb']:.2f}" if o and b and not o["error"] and not b["error"] else "–"]
+            fwd, bwd = index.get((n, "fwd", *key)), index.get((n, "bwd", *key))
+            ok = fwd is not None and bwd is not None and fwd.status == "ok"
+            cells.append(f"{fwd.tflops:.0f} / {bwd.tflops:.0f}" if ok else "–")
+        cells += [ratio(ours, baseline, "fwd", key), ratio(ours, baseline, "bwd", key),
+                  ratio(ours, "sdpa_cudnn", "fwd", key), ratio(ours, "sdpa_cudnn", "bwd", key),
+                  ratio(ours, baseline, "fwdbwd", key, "extra_memory_gb")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -301,7 +206,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
     parser.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
-    parser.add_argument("--systems", nargs="+", default=["flashio", "sdpa_flash", "sdpa_cudnn", "standard"])
+    parser.add_argument("--systems", nargs="+", default=["flashio", "sdpa_flash", "sdpa_cudnn", "standard"],
+                        help="names from flashio.bench.SYSTEMS (e.g. flashio_deterministic, sdpa_efficient, flex)")
     parser.add_argument("--json", type=str, default=None, help="write all results to this file")
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
@@ -333,19 +239,26 @@ def main(argv: Optional[list[str]] = None) -> int:
         from flashio.configs import clear_choices
         clear_choices()
     if not args.skip_timing:
-        report["ceilings"] = ceilings()
+        from flashio.bench import grid, measure_ceilings, run_sweep
+        from flashio.configs import cached_choices
+
+        report["ceilings"] = measure_ceilings()
         print(f"ceilings: copy {report['ceilings']['copy_tb_s']:.2f} TB/s, "
               f"bf16 matmul {report['ceilings']['matmul_tflops']:.0f} TFLOP/s", flush=True)
         seqlens = [1024, 4096, 16384] if args.quick else args.seqlens
         causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
-        dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
-        rows = run_timing(args.head_dims, seqlens, causals, dtype, args.systems)
-        report["timing"] = rows
-        from flashio.configs import cached_choices
+        points = grid(seqlens, args.head_dims, causals, dtypes=[args.dtype])
+        results = run_sweep(points, args.systems, modes=("fwd", "bwd", "fwdbwd"), progress=False)
+        for r in results:
+            if r.mode != "fwdbwd":
+                print(f"  {r.system:22s} {r.mode:3s} d={r.head_dim} causal={r.causal!s:5} N={r.seqlen:6d}: "
+                      f"{r.tflops:6.1f} TFLOP/s  mem {r.extra_memory_gb:.2f} GB  err {r.max_abs_error:.1e} "
+                      f"{r.reason}", flush=True)
+        report["timing"] = [r.to_dict() for r in results]
         report["tile_choices"] = {str(k): asdict(v) if hasattr(v, "block_m") else v
                                   for k, v in cached_choices().items()}
         print()
-        print(format_table(rows))
+        print(format_table(results))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(report, handle, indent=1, default=str)

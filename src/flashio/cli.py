@@ -6,6 +6,7 @@ Sub-commands are registered by the modules that own them, so that each part of t
 - ``flashio demo``: run the kernels against the reference on random inputs (``flashio.demo``).
 - ``flashio gpus`` / ``flashio predict`` / ``flashio io``: the IO accounting and performance model
   (``flashio.model.cli``).
+- ``flashio bench``: measured speed of flashio and the alternatives (``flashio.bench``).
 - ``flashio report --out DIR``: the report (for now the demo's tables in DIR/report.md).
 
 Errors in the arguments print a message and exit with code 2, as argparse does.
@@ -32,6 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     from flashio.model import cli as model_cli
 
     model_cli.register(subparsers)
+
+    from flashio.bench import cli as bench_cli
+
+    bench_cli.register(subparsers)
     return parser
 
 

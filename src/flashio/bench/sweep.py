@@ -1,0 +1,292 @@
+"""Benchmark sweeps: time, TFLOP/s, speedup, memory and error of every system at every point.
+
+Timing: median of ``triton.testing.do_bench`` (CUDA events; warm-up 25 ms, 100 ms of repeats) on inputs
+of tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k tokens); compile and
+autotuning happen in an untimed first call. Backward time = (forward+backward) − forward. FLOPs follow
+the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
+the same nominal count for every system, so TFLOP/s ratios are time ratios.
+
+Extra memory: peak allocated during one forward (mode ``fwd``) or forward+backward minus what was
+allocated before (inputs and dO already there). Error: max |out − fp32 reference| on the first sequence
+of the batch and its first four heads (the fp32 reference materialises N×N).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Optional, Sequence
+
+import torch
+
+from flashio.bench.systems import SYSTEMS, Inputs, _unpack
+
+MODES = ("fwd", "bwd", "fwdbwd")
+DEFAULT_SYSTEMS = ("flashio", "standard", "sdpa_math", "sdpa_flash", "sdpa_efficient", "sdpa_cudnn", "flex",
+                   "flash_attn")
+_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+
+
+@dataclass(frozen=True)
+class BenchPoint:
+    """One configuration. Batch and heads default to the anchors' convention: batch·N = ``tokens``,
+    heads·d = ``hidden``."""
+
+    seqlen: int
+    head_dim: int
+    causal: bool = False
+    dtype: str = "bf16"
+    dropout_p: float = 0.0
+    padding: bool = False
+    batch: Optional[int] = None
+    heads: Optional[int] = None
+    tokens: int = 16384
+    hidden: int = 2048
+
+    @property
+    def resolved_batch(self) -> int:
+        return self.batch if self.batch is not None else max(1, self.tokens // self.seqlen)
+
+    @property
+    def resolved_heads(self) -> int:
+        return self.heads if self.heads is not None else max(1, self.hidden // self.head_dim)
+
+    def flops(self, mode: str) -> float:
+        forward = 4.0 * self.resolved_batch * self.resolved_heads * self.seqlen**2 * self.head_dim
+        forward /= 2.0 if self.causal else 1.0
+        return {"fwd": forward, "bwd": 2.5 * forward, "fwdbwd": 3.5 * forward}[mode]
+
+    def label(self) -> str:
+        extras = "".join([" causal" if self.causal else "", f" dropout={self.dropout_p}" if self.dropout_p else "",
+                          " padded" if self.padding else ""])
+        return f"{self.dtype} d={self.head_dim} N={self.seqlen} B={self.resolved_batch} H={self.resolved_heads}{extras}"
+
+
+@dataclass
+class BenchResult:
+    system: str
+    mode: str
+    seqlen: int
+    head_dim: int
+    batch: int
+    heads: int
+    causal: bool
+    dtype: str
+    dropout_p: float
+    padding: bool
+    time_ms: float = math.nan
+    tflops: float = math.nan
+    speedup_vs_standard: float = math.nan
+    extra_memory_gb: float = math.nan
+    max_abs_error: float = math.nan
+    status: str = "ok"
+    reason: str = ""
+    dram_read_bytes: Optional[float] = None
+    dram_write_bytes: Optional[float] = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _make_inputs(point: BenchPoint, device: str, seed: int = 0) -> Inputs:
+    generator = torch.Generator(device=device).manual_seed(seed)
+    dtype = _DTYPES[point.dtype]
+    shape = (point.resolved_batch, point.resolved_heads, point.seqlen, point.head_dim)
+    make = lambda: torch.randn(shape, device=device, dtype=dtype, generator=generator).requires_grad_(True)
+    lengths = None
+    if point.padding:
+        # The paper's masking benchmark: lengths drawn uniformly in [N - 20, N].
+        low = max(1, point.seqlen - 20)
+        lengths = torch.randint(low, point.seqlen + 1, (point.resolved_batch,), generator=torch.Generator().manual_seed(seed)).tolist()
+    return Inputs(make(), make(), make(), point.causal, point.dropout_p, lengths)
+
+
+def _max_error(system_out: torch.Tensor, inputs: Inputs, point: BenchPoint) -> float:
+    """Max |out - fp32 reference| on sequence 0, heads 0..3 (dropout makes outputs random: NaN then)."""
+    from flashio.reference import attention_reference
+
+    if point.dropout_p > 0:
+        return math.nan
+    out = system_out
+    if inputs.lengths is not None and out.dim() == 3:
+        out = _unpack(out, inputs)
+    heads = min(4, inputs.q.shape[1])
+    q, k, v = (t[:1, :heads].detach() for t in (inputs.q, inputs.k, inputs.v))
+    mask = inputs.key_padding_mask[:1] if inputs.lengths is not None else None
+    with torch.no_grad():
+        ref = attention_reference(q, k, v, causal=point.causal, key_padding_mask=mask, upcast=True).float()
+    got = out[:1, :heads].detach().float()
+    if inputs.lengths is not None:
+        rows = inputs.lengths[0]
+        ref, got = ref[:, :, :rows], got[:, :, :rows]
+    return (got - ref).abs().max().item()
+
+
+def _leaves(inputs: Inputs, system_name: str) -> list[torch.Tensor]:
+    if inputs.lengths is not None and system_name in ("flashio", "flashio_deterministic", "flash_attn"):
+        return list(inputs.cache["packed"][:3])
+    return [inputs.q, inputs.k, inputs.v]
+
+
+def _measure(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
+    from triton.testing import do_bench
+
+    system = SYSTEMS[system_name]
+    fn = lambda: system.run(inputs)
+    out = fn()  # compile, autotune, build packed inputs: untimed
+    dout = torch.randn_like(out)
+    leaves = _leaves(inputs, system_name)
+    error = _max_error(out, inputs, point)
+    need_backward = any(m in ("bwd", "fwdbwd") for m in modes)
+    if need_backward:
+        out.backward(dout)
+    del out
+    torch.cuda.synchronize()
+    times = {"fwd": do_bench(fn, warmup=25, rep=100, return_mode="median")}
+    if need_backward:
+        times["fwdbwd"] = do_bench(lambda: fn().backward(dout), warmup=25, rep=100, return_mode="median",
+                                   grad_to_none=leaves)
+        times["bwd"] = times["fwdbwd"] - times["fwd"]
+    memory = {}
+    for mode in ("fwd", "fwdbwd") if need_backward else ("fwd",):
+        for leaf in leaves:
+            leaf.grad = None
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        before = torch.cuda.memory_allocated()
+        result = fn()
+        if mode == "fwdbwd":
+            result.backward(dout)
+        torch.cuda.synchronize()
+        memory[mode] = (torch.cuda.max_memory_allocated() - before) / 1e9
+        del result
+    memory["bwd"] = memory.get("fwdbwd", math.nan)
+    return {"times": times, "memory": memory, "error": error}
+
+
+def _measure_on_cpu(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
+    """The interpreter path: wall-clock time of one call (the interpreter's speed means nothing)."""
+    system = SYSTEMS[system_name]
+    start = time.perf_counter()
+    out = system.run(inputs)
+    times = {"fwd": (time.perf_counter() - start) * 1e3}
+    error = _max_error(out, inputs, point)
+    if any(m in ("bwd", "fwdbwd") for m in modes):
+        start = time.perf_counter()
+        out.backward(torch.randn_like(out))
+        times["bwd"] = (time.perf_counter() - start) * 1e3
+        times["fwdbwd"] = times["fwd"] + times["bwd"]
+    return {"times": times, "memory": {}, "error": error}
+
+
+class _Progress:
+    """A one-line progress bar on stderr (long sweeps); silent when disabled."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.done, self.enabled, self.start = total, 0, enabled, time.time()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * self.done / max(1, self.total))
+        elapsed = time.time() - self.start
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+                         f"{elapsed:5.0f}s {label[:70]:70s}")
+        if self.done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run_sweep(
+    points: Iterable[BenchPoint],
+    systems: Sequence[str] = DEFAULT_SYSTEMS,
+    modes: Sequence[str] = MODES,
+    progress: bool = True,
+    device: Optional[str] = None,
+) -> list[BenchResult]:
+    """Measure every system at every point. A system that cannot run a point (unsupported, out of
+    memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on."""
+    points = list(points)
+    for name in systems:
+        if name not in SYSTEMS:
+            raise ValueError(f"systems: unknown system {name!r}; expected some of {sorted(SYSTEMS)}")
+    for mode in modes:
+        if mode not in MODES:
+            raise ValueError(f"modes: expected some of {MODES}, got {mode!r}")
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    bar = _Progress(len(points) * len(systems), progress)
+    results: list[BenchResult] = []
+    for point in points:
+        inputs = _make_inputs(point, device)
+        measured: dict[str, dict] = {}
+        reasons: dict[str, tuple[str, str]] = {}
+        for name in systems:
+            bar.step(f"{name} {point.label()}")
+            reason = SYSTEMS[name].reason_not_runnable(inputs)
+            if reason:
+                reasons[name] = ("skipped", reason)
+                continue
+            try:
+                measure = _measure if device == "cuda" else _measure_on_cpu
+                measured[name] = measure(name, inputs, point, modes)
+            except torch.cuda.OutOfMemoryError:
+                reasons[name] = ("failed", "out of GPU memory")
+            except Exception as exc:  # recorded, not fatal: the other systems still run
+                reasons[name] = ("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}")
+            finally:
+                for leaf in [inputs.q, inputs.k, inputs.v]:
+                    leaf.grad = None
+                if device == "cuda":
+                    torch.cuda.empty_cache()
+        for name in systems:
+            for mode in modes:
+                row = BenchResult(name, mode, point.seqlen, point.head_dim, point.resolved_batch,
+                                  point.resolved_heads, point.causal, point.dtype, point.dropout_p, point.padding)
+                if name in reasons:
+                    row.status, row.reason = reasons[name]
+                else:
+                    m = measured[name]
+                    row.time_ms = m["times"].get(mode, math.nan)
+                    row.tflops = point.flops(mode) / row.time_ms / 1e9
+                    row.extra_memory_gb = m["memory"].get(mode, math.nan)
+                    row.max_abs_error = m["error"]
+                    standard = measured.get("standard")
+                    if standard is not None and mode in standard["times"]:
+                        row.speedup_vs_standard = standard["times"][mode] / row.time_ms
+                results.append(row)
+        del inputs
+    return results
+
+
+def measure_ceilings() -> dict:
+    """The GPU's copy bandwidth (bytes read + written) and bf16 matmul rate, measured now."""
+    from triton.testing import do_bench
+
+    source = torch.empty(1 << 30, device="cuda", dtype=torch.uint8).random_()  # 1 GiB: far past L2
+    target = torch.empty_like(source)
+    copy_ms = do_bench(lambda: target.copy_(source), warmup=25, rep=100, return_mode="median")
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    matmul_ms = do_bench(lambda: a @ b, warmup=25, rep=100, return_mode="median")
+    del source, target, a, b
+    torch.cuda.empty_cache()
+    return {"copy_tb_s": 2 * (1 << 30) / copy_ms / 1e9, "matmul_tflops": 2 * 8192**3 / matmul_ms / 1e9}
+
+
+def grid(seqlens: Sequence[int], head_dims: Sequence[int], causals: Sequence[bool] = (False, True),
+         dtypes: Sequence[str] = ("bf16",), dropouts: Sequence[float] = (0.0,),
+         paddings: Sequence[bool] = (False,), batch: Optional[int] = None, tokens: int = 16384,
+         hidden: int = 2048) -> list[BenchPoint]:
+    """The cartesian product of the axes, as points."""
+    return [BenchPoint(n, d, c, t, p, pad, batch, None, tokens, hidden)
+            for t in dtypes for d in head_dims for c in causals for p in dropouts for pad in paddings
+            for n in seqlens]
+
+
+def report_points() -> list[BenchPoint]:
+    """The sweep behind ``flashio report`` on a GPU: the anchors' grid at three lengths (a few minutes)."""
+    return grid(seqlens=(1024, 4096, 16384), head_dims=(64, 128), causals=(False, True))
