@@ -11,7 +11,7 @@ Set ``FLASHIO_AUTOTUNE=0`` to skip timing and take each list's first entry (the 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Hashable, Sequence, TypeVar
 
 
@@ -20,18 +20,20 @@ class TileConfig:
     """Tile shape and launch parameters of one kernel.
 
     ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
-    ``num_stages``: depth of the software pipeline over the streamed loop.
+    ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
+    pass (the forward has ``"pointer"``, the portable kernel, and ``"tma"`` / ``"tma_ws"``, the tensor-
+    descriptor kernel without / with warp specialisation).
     """
 
     block_m: int
     block_n: int
     num_warps: int = 4
     num_stages: int = 2
+    path: str = "pointer"
 
     def clipped(self, max_block_m: int, max_block_n: int) -> "TileConfig":
         """The same configuration with tiles no larger than the given limits (powers of two)."""
-        return TileConfig(min(self.block_m, max_block_m), min(self.block_n, max_block_n),
-                          self.num_warps, self.num_stages)
+        return replace(self, block_m=min(self.block_m, max_block_m), block_n=min(self.block_n, max_block_n))
 
 
 # Under the interpreter: unequal tile sides so that tests exercise the diagonal logic of both loops.
@@ -53,6 +55,20 @@ FORWARD_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     256: (
         TileConfig(64, 64, 4, 2), TileConfig(128, 64, 8, 2), TileConfig(64, 32, 4, 2),
         TileConfig(128, 32, 8, 2),
+    ),
+}
+# The tensor-descriptor forward (Hopper and newer; see kernels/forward_tma.py).
+FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (
+        TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma"),
+        TileConfig(128, 128, 4, 3, "tma_ws"), TileConfig(128, 128, 8, 3, "tma_ws"),
+    ),
+    128: (
+        TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma"),
+        TileConfig(128, 128, 4, 3, "tma_ws"), TileConfig(128, 128, 8, 2, "tma_ws"),
+    ),
+    256: (
+        TileConfig(64, 64, 4, 2, "tma"), TileConfig(128, 64, 8, 2, "tma"),
     ),
 }
 BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
@@ -99,6 +115,12 @@ def length_bucket(n: int) -> int:
     while bucket < n:
         bucket *= 2
     return bucket
+
+
+def forced_forward_path() -> str | None:
+    """``FLASHIO_FORWARD_PATH=pointer|tma|tma_ws`` forces a forward kernel where it applies (tests and
+    experiments); unset, the path is part of the tuned choice."""
+    return os.environ.get("FLASHIO_FORWARD_PATH") or None
 
 
 def autotune_enabled() -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import torch
@@ -26,6 +26,7 @@ from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import forward as forward_kernels
+from flashio.kernels import forward_tma as forward_tma_kernels
 
 LAYOUTS = ("bhnd", "bnhd", "thd")
 
@@ -156,19 +157,50 @@ def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
 
 
 def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: TileConfig,
-          candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex]) -> TileConfig:
-    """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU)."""
+          candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex],
+          extra_candidates: Optional[dict] = None) -> TileConfig:
+    """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU).
+
+    ``extra_candidates`` (other kernel paths of the same pass) join the timing on a GPU.
+    """
     max_m = sparse.block_m if sparse is not None else 1 << 30
     max_n = sparse.block_n if sparse is not None else 1 << 30
     if not q.is_cuda:
         return interpreter_default.clipped(max_m, max_n)
-    options = [c.clipped(max_m, max_n) for c in candidates[configs.head_dim_bucket(problem.block_d)]]
+    bucket = configs.head_dim_bucket(problem.block_d)
+    options = list(candidates[bucket]) + list((extra_candidates or {}).get(bucket, ()))
+    options = [c.clipped(max_m, max_n) for c in options]
     if q.dtype == torch.float32:
         # fp32 tiles take twice the shared memory and run on FMA units: small tiles, few stages.
         options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
     options = list(dict.fromkeys(options))
     key = _tune_key(kernel, problem, q, *flags)
     return configs.choose_config(key, options, lambda config: _time_ms(lambda: launch(config)))
+
+
+def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], layout: str, dropout_p: float,
+                  sparse: Optional[BlockSparseIndex]) -> bool:
+    """Whether the tensor-descriptor forward applies: no dropout or block mask, a power-of-two head dim,
+    unit stride along it, 16-byte aligned bases and row/head/batch strides (TMA's requirements)."""
+    if dropout_p > 0 or sparse is not None or problem.head_dim != problem.block_d:
+        return False
+    for t in tensors:
+        element = t.element_size()
+        b, h, n, d = strides_bhnd(t, layout)
+        if d != 1 or t.data_ptr() % 16 or any((s * element) % 16 for s in (b, h, n)):
+            return False
+    return True
+
+
+_TMA_ALLOCATOR_SET = False
+
+
+def _ensure_tma_allocator() -> None:
+    """In-kernel tensor descriptors need global scratch memory from a Triton allocator (set once)."""
+    global _TMA_ALLOCATOR_SET
+    if not _TMA_ALLOCATOR_SET:
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+        _TMA_ALLOCATOR_SET = True
 
 
 def attention_forward(
@@ -197,6 +229,19 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        if config.path != "pointer":
+            if q.is_cuda:
+                _ensure_tma_allocator()
+            strides3 = lambda t: strides_bhnd(t, layout)[:3]
+            forward_tma_kernels.attention_forward_tma_kernel[grid](
+                q, k, v, out, lse,
+                *strides3(q), *strides3(k), *strides3(v), *strides3(out), *_row_stats_strides(lse, layout),
+                cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
+                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                IS_CAUSAL=causal, IS_VARLEN=varlen is not None, WARP_SPECIALIZE=config.path == "tma_ws",
+                num_warps=config.num_warps, num_stages=config.num_stages,
+            )
+            return
         forward_kernels.attention_forward_kernel[grid](
             q, k, v, out, lse,
             *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
@@ -209,8 +254,18 @@ def attention_forward(
             num_warps=config.num_warps, num_stages=config.num_stages, **flags,
         )
 
-    config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
-                   launch, (causal, dropout_p > 0, varlen is not None, sparse is not None), sparse)
+    tma_ok = _tma_eligible(problem, (q, k, v, out), layout, dropout_p, sparse) and q.dtype != torch.float32
+    forced = configs.forced_forward_path()
+    if forced is not None and forced != "pointer" and tma_ok:
+        config = replace(configs.INTERPRETER_FORWARD if not q.is_cuda else configs.FORWARD_TMA_CANDIDATES[
+            configs.head_dim_bucket(problem.block_d)][0], path=forced)
+    else:
+        tma_candidates = None
+        if tma_ok and forced is None and q.is_cuda and torch.cuda.get_device_capability(q.device)[0] >= 9:
+            tma_candidates = configs.FORWARD_TMA_CANDIDATES
+        config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
+                       launch, (causal, dropout_p > 0, varlen is not None, sparse is not None), sparse,
+                       extra_candidates=tma_candidates)
     launch(config)
     return out, lse
 

@@ -1,0 +1,116 @@
+"""Forward pass through tensor descriptors (TMA bulk copies on Hopper); only ``@triton.jit`` code here.
+
+The same algorithm as ``forward.py`` (FlashAttention-2 loop order, online softmax in base 2, unmasked
+then masked key blocks), for the common case: no dropout, no block-sparse mask, a power-of-two head
+dimension and rows whose strides are multiples of 16 bytes. Tiles move through descriptors made in the
+kernel for each (batch, head, sequence): on Hopper they become TMA bulk copies, which take the address
+arithmetic and bounds checks off the math warps; rows past the sequence end read as zeros and are never
+written, so no masks are needed on loads and stores. ``WARP_SPECIALIZE`` asks Triton to split the key
+loop into producer (copy) and consumer (math) warps.
+"""
+
+import triton
+import triton.language as tl
+
+from flashio.kernels.common import sequence_bounds
+
+
+@triton.jit
+def _forward_tma_loop(
+    acc, l_i, m_i, q, k_desc, v_desc, lo, hi, offs_m, seqlen_k, causal_shift, qk_scale,
+    BLOCK_N: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
+):
+    """Online softmax over the key blocks [lo, hi): see ``forward._forward_tile`` for the recurrence."""
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = k_desc.load([start_n, 0])
+        qk = tl.dot(q, k.T)
+        if MASKED:
+            offs_n = start_n + tl.arange(0, BLOCK_N)
+            visible = offs_n[None, :] < seqlen_k
+            if IS_CAUSAL:
+                visible = visible & (offs_n[None, :] <= offs_m[:, None] + causal_shift)
+            qk = tl.where(visible, qk, float("-inf"))
+            m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+        else:
+            m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            m_safe = m_new
+        p = tl.math.exp2(qk * qk_scale - m_safe[:, None])
+        alpha = tl.math.exp2(m_i - m_safe)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = v_desc.load([start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_new
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attention_forward_tma_kernel(
+    Q, K, V, O, LSE,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_ob, stride_oh, stride_om,
+    stride_lb, stride_lh, stride_lm,
+    cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k,
+    kv_group_size, softmax_scale,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
+    IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
+):
+    """O and LSE for one query block; grid (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch).
+
+    Strides of the head dimension are 1 (the launcher guarantees it), so they are not arguments.
+    """
+    LOG2E: tl.constexpr = 1.4426950408889634
+    pid_m = tl.program_id(0)
+    head = tl.program_id(1)
+    batch = tl.program_id(2)
+    if IS_CAUSAL:
+        pid_m = tl.num_programs(0) - 1 - pid_m
+    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
+    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
+    start_m = pid_m * BLOCK_M
+    if start_m >= seqlen_q:
+        return
+    kv_head = head // kv_group_size
+    batch64 = batch.to(tl.int64)
+    q_desc = tl.make_tensor_descriptor(
+        Q + batch64 * stride_qb + head.to(tl.int64) * stride_qh + tl.cast(q_start, tl.int64) * stride_qm,
+        shape=[seqlen_q, HEAD_DIM], strides=[stride_qm, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    k_desc = tl.make_tensor_descriptor(
+        K + batch64 * stride_kb + kv_head.to(tl.int64) * stride_kh + tl.cast(k_start, tl.int64) * stride_kn,
+        shape=[seqlen_k, HEAD_DIM], strides=[stride_kn, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    v_desc = tl.make_tensor_descriptor(
+        V + batch64 * stride_vb + kv_head.to(tl.int64) * stride_vh + tl.cast(k_start, tl.int64) * stride_vn,
+        shape=[seqlen_k, HEAD_DIM], strides=[stride_vn, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    o_desc = tl.make_tensor_descriptor(
+        O + batch64 * stride_ob + head.to(tl.int64) * stride_oh + tl.cast(q_start, tl.int64) * stride_om,
+        shape=[seqlen_q, HEAD_DIM], strides=[stride_om, 1], block_shape=[BLOCK_M, HEAD_DIM])
+
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    q = q_desc.load([start_m, 0])
+    qk_scale = softmax_scale * LOG2E
+    causal_shift = seqlen_k - seqlen_q
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    if IS_CAUSAL:
+        end_n = tl.minimum(tl.maximum(start_m + BLOCK_M + causal_shift, 0), seqlen_k)
+        full_end = tl.minimum(tl.maximum(start_m + causal_shift + 1, 0), seqlen_k)
+    else:
+        end_n = seqlen_k
+        full_end = seqlen_k
+    full_end = (full_end // BLOCK_N) * BLOCK_N
+    acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m, seqlen_k,
+                                      causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL, WARP_SPECIALIZE)
+    acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m, seqlen_k,
+                                      causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL, False)
+
+    empty = l_i == 0.0
+    l_safe = tl.where(empty, 1.0, l_i)
+    lse = tl.where(empty, float("-inf"), (m_i + tl.math.log2(l_safe)) / LOG2E)
+    lse_head = LSE + batch64 * stride_lb + head.to(tl.int64) * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
+    tl.store(lse_head + offs_m * stride_lm, lse, mask=offs_m < seqlen_q)
+    o_desc.store([start_m, 0], (acc * (1.0 / l_safe)[:, None]).to(O.dtype.element_ty))
