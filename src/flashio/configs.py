@@ -21,8 +21,7 @@ class TileConfig:
 
     ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
     ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
-    pass (the forward has ``"pointer"``, the portable kernel, and ``"tma"`` / ``"tma_ws"``, the tensor-
-    descriptor kernel without / with warp specialisation).
+    pass (the forward has ``"pointer"``, the portable kernel, and ``"tma"``, the tensor-descriptor kernel).
     """
 
     block_m: int
@@ -59,14 +58,8 @@ FORWARD_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 }
 # The tensor-descriptor forward (Hopper and newer; see kernels/forward_tma.py).
 FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    64: (
-        TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma"),
-        TileConfig(128, 128, 4, 3, "tma_ws"), TileConfig(128, 128, 8, 3, "tma_ws"),
-    ),
-    128: (
-        TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma"),
-        TileConfig(128, 128, 4, 3, "tma_ws"), TileConfig(128, 128, 8, 2, "tma_ws"),
-    ),
+    64: (TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma")),
+    128: (TileConfig(128, 128, 8, 3, "tma"), TileConfig(128, 64, 4, 3, "tma")),
     256: (
         TileConfig(64, 64, 4, 2, "tma"), TileConfig(128, 64, 8, 2, "tma"),
     ),
@@ -118,7 +111,7 @@ def length_bucket(n: int) -> int:
 
 
 def forced_forward_path() -> str | None:
-    """``FLASHIO_FORWARD_PATH=pointer|tma|tma_ws`` forces a forward kernel where it applies (tests and
+    """``FLASHIO_FORWARD_PATH=pointer|tma`` forces a forward kernel where it applies (tests and
     experiments); unset, the path is part of the tuned choice."""
     return os.environ.get("FLASHIO_FORWARD_PATH") or None
 

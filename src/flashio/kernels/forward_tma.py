@@ -5,8 +5,10 @@ then masked key blocks), for the common case: no dropout, no block-sparse mask, 
 dimension and rows whose strides are multiples of 16 bytes. Tiles move through descriptors made in the
 kernel for each (batch, head, sequence): on Hopper they become TMA bulk copies, which take the address
 arithmetic and bounds checks off the math warps; rows past the sequence end read as zeros and are never
-written, so no masks are needed on loads and stores. ``WARP_SPECIALIZE`` asks Triton to split the key
-loop into producer (copy) and consumer (math) warps.
+written, so no masks are needed on loads and stores.
+
+Warp specialisation of the key loop (``tl.range(..., warp_specialize=True)``) was tried on the H200 with
+Triton 3.6 and does not compile for Hopper there (MLIR pass failure), so this kernel does not ask for it.
 """
 
 import triton
@@ -18,10 +20,10 @@ from flashio.kernels.common import sequence_bounds
 @triton.jit
 def _forward_tma_loop(
     acc, l_i, m_i, q, k_desc, v_desc, lo, hi, offs_m, seqlen_k, causal_shift, qk_scale,
-    BLOCK_N: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
+    BLOCK_N: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr,
 ):
     """Online softmax over the key blocks [lo, hi): see ``forward._forward_tile`` for the recurrence."""
-    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
+    for start_n in tl.range(lo, hi, BLOCK_N):
         start_n = tl.multiple_of(start_n, BLOCK_N)
         k = k_desc.load([start_n, 0])
         qk = tl.dot(q, k.T)
@@ -57,7 +59,7 @@ def attention_forward_tma_kernel(
     cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k,
     kv_group_size, softmax_scale,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-    IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
+    IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr,
 ):
     """O and LSE for one query block; grid (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch).
 
@@ -104,9 +106,9 @@ def attention_forward_tma_kernel(
         full_end = seqlen_k
     full_end = (full_end // BLOCK_N) * BLOCK_N
     acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m, seqlen_k,
-                                      causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL, WARP_SPECIALIZE)
+                                      causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL)
     acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m, seqlen_k,
-                                      causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL, False)
+                                      causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL)
 
     empty = l_i == 0.0
     l_safe = tl.where(empty, 1.0, l_i)
