@@ -17,8 +17,10 @@ from flashio.model.counts import (
     fa2_io,
     flash_flops,
     paper_blocking,
+    STANDARD_NN_TENSORS,
     standard_flops,
     standard_io,
+    standard_ops,
 )
 
 
@@ -43,6 +45,30 @@ def test_standard_forward_reads_and_writes_match_algorithm_0():
     # reads: Q, K, V + S (scale) + S (softmax) + P (matmul); writes: S, S, P, O.
     assert io.total_reads == 3 * n * d + 3 * n * n
     assert io.total_writes == n * d + 3 * n * n
+
+
+def test_standard_fwdbwd_moves_11_nn_reads_and_7_nn_writes():
+    # Forward: scale, softmax, P·V read N×N; S, S, P written. Backward: dV, product (2), softmax_warp_backward
+    # (2), scale, dQ, dK read N×N; dP, P∘dP, dS, dS written (the anchors' chain; docs/model.md).
+    nn = 1024 * 1024
+    io = standard_io(AttentionProblem(1024, 64), "fwdbwd")
+    assert sum(v for k, v in io.reads.items() if k in STANDARD_NN_TENSORS) == 11 * nn
+    assert sum(v for k, v in io.writes.items() if k in STANDARD_NN_TENSORS) == 7 * nn
+
+
+def test_standard_softmax_backward_is_two_kernels_as_pytorch_runs_it():
+    # PyTorch's softmax_warp_backward computes g − y·rowsum(g) and is handed g = dP∘P by a separate
+    # element-wise kernel: 4 N×N reads and 2 writes in all (ncu, docs/model.md).
+    ops = {op.name: op for op in standard_ops(AttentionProblem(256, 64), "bwd")}
+    assert (ops["softmax_bwd_mul"].reads, ops["softmax_bwd_mul"].writes) == (("P", "dP"), ("dPxP",))
+    assert (ops["softmax_bwd"].reads, ops["softmax_bwd"].writes) == (("dPxP", "P"), ("dS",))
+
+
+def test_standard_counts_are_the_sum_of_the_op_list():
+    problem = AttentionProblem(128, 32, causal=True, dropout_p=0.1)
+    ops = standard_ops(problem, "fwdbwd")
+    assert sum(op.io.total for op in ops) == standard_io(problem, "fwdbwd").total
+    assert sum(op.flops.other_flops for op in ops) == standard_flops(problem, "fwdbwd").other_flops
 
 
 def test_fa1_forward_closed_form_theorem_2():

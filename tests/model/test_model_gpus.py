@@ -70,3 +70,13 @@ def test_user_gpu_file_missing_fields_is_rejected(tmp_path):
     path.write_text(json.dumps({"name": "half"}))
     with pytest.raises(ValueError):
         gpus.load_gpu_file(path)
+
+
+def test_at_clock_scales_every_clock_derived_rate_and_nothing_else():
+    t4 = gpus.get_gpu("t4")
+    slow = gpus.at_clock(t4, gpus.BASE_CLOCK_MHZ["t4"])
+    factor = 585.0 / 1590.0
+    assert slow.tensor_tflops == pytest.approx(65 * factor)
+    assert slow.fp32_tflops == pytest.approx(8.1 * factor)
+    assert slow.exp_ops_per_s == pytest.approx(t4.exp_ops_per_s * factor)
+    assert (slow.hbm_bandwidth_gbs, slow.sm_count, slow.l2_mib) == (t4.hbm_bandwidth_gbs, t4.sm_count, t4.l2_mib)

@@ -7,9 +7,10 @@ import time
 import numpy as np
 import pytest
 
-from flashio.model.gpus import get_gpu, with_overrides
+from flashio.model.gpus import BASE_CLOCK_MHZ, at_clock, get_gpu, with_overrides
 from flashio.model.l2 import reuse_hit_rate
-from flashio.model.timing import Workload, fa2_design, predict, schedule_makespan
+from flashio.model.counts import standard_ops
+from flashio.model.timing import Workload, fa2_design, predict, schedule_makespan, standard_time
 
 GPT2 = Workload(64, 16, 1024, 64)
 
@@ -69,3 +70,26 @@ def test_fa2_tiles_shrink_to_fit_a_small_shared_memory():
 def test_every_gpu_predicts_a_positive_finite_speedup(gpu):
     speedup = predict(get_gpu(gpu), Workload(8, 12, 1024, 64), "fwdbwd", "fa1").speedup
     assert np.isfinite(speedup) and speedup > 0
+
+
+def test_standard_time_runs_exactly_the_kernels_of_the_op_list():
+    # One list of standard kernels (counts.standard_ops) for counts, timing and the simulator; an N×N of
+    # 64·16 heads (2.1 GB) never fits in L2, so each kernel's DRAM bytes are its counted bytes.
+    workload = Workload(64, 16, 1024, 64, causal=True, dropout_p=0.1, dtype="fp16")
+    timing = standard_time(get_gpu("h200"), workload, "fwdbwd")
+    ops = standard_ops(workload.problem(), "fwdbwd")
+    assert [k.name for k in timing.kernels] == [op.name for op in ops]
+    for kernel, op in zip(timing.kernels, ops):
+        assert kernel.dram_read_bytes == 64 * 16 * op.io.read_bytes(2)
+        assert kernel.dram_write_bytes == 64 * 16 * op.io.write_bytes(2)
+
+
+def test_t4_fa1_bound_depends_on_the_clock_it_sustains():
+    # docs/model.md (held-out GPUs): at the datasheet boost clock both FA1 kernels are DRAM-bound on the T4
+    # (so bandwidth cancels out of the speedup); at the datasheet base clock they are tensor-bound.
+    workload = Workload(12, 12, 1024, 64, dtype="fp16")
+    t4 = get_gpu("t4")
+    at_boost = predict(t4, workload, "fwdbwd", "fa1")
+    at_base = predict(at_clock(t4, BASE_CLOCK_MHZ["t4"]), workload, "fwdbwd", "fa1")
+    assert [k.bound for k in at_boost.flash.kernels] == ["memory", "memory"]
+    assert [k.bound for k in at_base.flash.kernels] == ["tensor", "tensor"]

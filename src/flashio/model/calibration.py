@@ -67,6 +67,19 @@ NCU_GPT2_MEDIUM_GB: dict[tuple[str, str, bool], tuple[float, float]] = {
     ("sdpa_flash", "fwdbwd", True): (2.02, 1.27),
 }
 
+# ncu DRAM bytes per backward kernel at the same shape, non-causal (GB), from
+# benchmarks/results/2026-11-30_h200_ncu_dram_gpt2medium.json (system "standard" there is
+# flashio.attention_reference with upcast=False: it scales Q rather than S, so it has no N×N scale
+# kernel, but the rest of its backward is the chain of counts.standard_ops). Keyed by our kernel names.
+NCU_STANDARD_BACKWARD_KERNELS_GB: dict[str, tuple[float, float]] = {
+    "dV=P^TdO": (2.282, 0.130),  # nvjet ..._NTT: reads P and dO, writes dV
+    "dP=dOV^T": (0.269, 2.118),  # nvjet ..._TNT: reads dO and V, writes dP
+    "softmax_bwd_mul": (4.295, 2.130),  # vectorized_elementwise_kernel<BinaryFunctor>: P∘dP
+    "softmax_bwd": (4.295, 2.132),  # softmax_warp_backward
+    "dQ=dSK": (2.282, 0.130),  # nvjet ..._NTN
+    "dK=dS^TQ": (2.282, 0.130),  # nvjet ..._NNT
+}
+
 
 def anchor_shape(seqlen: int, head_dim: int) -> tuple[int, int]:
     """(batch, heads) of the anchor grid: batch·N = 16384 tokens, heads·d = 2048."""
@@ -125,15 +138,17 @@ class FlashEfficiency:
 
 
 # Fitted by ``python -m flashio.model.fit`` on the d=64 anchors (see docs/model.md).
-FLASH_FORWARD = FlashEfficiency(matmul_fraction=0.688, cta_overhead_iters=0.57, masked_penalty_iters=0.6)
-FLASH_BACKWARD = FlashEfficiency(matmul_fraction=0.512, cta_overhead_iters=1.9, masked_penalty_iters=0.26)
+FLASH_FORWARD = FlashEfficiency(matmul_fraction=0.689, cta_overhead_iters=0.58, masked_penalty_iters=0.6)
+FLASH_BACKWARD = FlashEfficiency(matmul_fraction=0.517, cta_overhead_iters=1.98, masked_penalty_iters=0.24)
 
-# Standard attention (PyTorch ops): achieved share of the *copy* bandwidth of its N×N-streaming kernels,
-# by row length N, fitted per N on the d=64 non-causal anchors (PyTorch picks its softmax and cuBLAS
-# kernels by row length; the shares are applied at any d, batch and GPU). The forward dips at 2k–8k and
-# recovers at 16k; the cause is not identified (it is the same at d=128, which was not fitted).
+# Standard attention (PyTorch ops, the kernels of counts.standard_ops): achieved share of the *copy*
+# bandwidth of its N×N-streaming kernels, by row length N, fitted per N on the d=64 non-causal anchors
+# (PyTorch picks its softmax and cuBLAS kernels by row length; the shares are applied at any d, batch and
+# GPU). The forward dips at 2k–8k and recovers at 16k; the cause is not identified (it is the same at
+# d=128, which was not fitted). The backward kernels (with the softmax backward counted as the two kernels
+# PyTorch runs, 4 N×N reads + 2 writes) reach 0.87–0.99 of the copy rate.
 STANDARD_STREAM_FRACTION_FWD = {512: 0.832, 1024: 0.817, 2048: 0.684, 4096: 0.554, 8192: 0.496, 16384: 0.736}
-STANDARD_STREAM_FRACTION_BWD = {512: 0.68, 1024: 0.663, 2048: 0.732, 4096: 0.741, 8192: 0.735, 16384: 0.699}
+STANDARD_STREAM_FRACTION_BWD = {512: 0.887, 1024: 0.874, 2048: 0.97, 4096: 0.985, 8192: 0.979, 16384: 0.932}
 # The causal mask kernels (building the mask, masked_fill and its backward) reach a roughly constant share
 # of the copy rate (fitted per N on d=64 causal: 0.19–0.24 forward, 0.26–0.31 backward); one mean each.
 STANDARD_MASK_FRACTION_FWD = {n: 0.222 for n in SEQLENS}

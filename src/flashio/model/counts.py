@@ -277,48 +277,6 @@ def element_mask(problem: AttentionProblem) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------------
 
 
-def standard_io(problem: AttentionProblem, pass_: str = "fwd") -> IOCount:
-    """Standard attention, one HBM round trip per operation (FlashAttention Algorithm 0 and 3).
-
-    Forward: S = QKᵀ (read Q, K; write S) → scale (read S, write S) → [mask (read S, write S)] →
-    softmax (read S, write P) → [dropout (read P; write P_drop and the 1-byte keep mask, as PyTorch saves
-    it)] → O = P V (read P, V; write O). Every operation reads its operands once (measured on the H200:
-    the cuBLAS kernels read Q and K once; see h200_anchors.md). The causal/padding/sparse mask itself is
-    computed from indices, so only S moves.
-    Backward (autograd of the same chain): dV = P_dropᵀ dO; dP = dO Vᵀ; [dropout: read dP and mask,
-    write dP]; softmax: read P, dP, write dS; [mask: read dS, write dS]; scale: read dS, write dS;
-    dQ = dS K; dK = dSᵀ Q. HBM accesses Θ(Nd + N²) (Theorem 2).
-    """
-    _check_pass(pass_)
-    n, d = problem.seqlen, problem.head_dim
-    nn, nd = n * n, n * d
-    t = _Tally()
-    if pass_ in ("fwd", "fwdbwd"):
-        t.read("Q", nd); t.read("K", nd); t.write("S", nn)          # S = Q Kᵀ
-        t.read("S", nn); t.write("S", nn)                           # scale by τ
-        if problem.masked:
-            t.read("S", nn); t.write("S", nn)                       # mask
-        t.read("S", nn); t.write("P", nn)                           # softmax
-        if problem.dropout_p > 0:
-            t.read("P", nn); t.write("P_drop", nn); t.write("dropout_mask", nn)
-            t.read("P_drop", nn)                                     # O = P_drop V
-        else:
-            t.read("P", nn)                                          # O = P V
-        t.read("V", nd); t.write("O", nd)
-    if pass_ in ("bwd", "fwdbwd"):
-        t.read("P_drop" if problem.dropout_p > 0 else "P", nn); t.read("dO", nd); t.write("dV", nd)
-        t.read("dO", nd); t.read("V", nd); t.write("dP", nn)         # dP = dO Vᵀ
-        if problem.dropout_p > 0:
-            t.read("dP", nn); t.read("dropout_mask", nn); t.write("dP", nn)
-        t.read("P", nn); t.read("dP", nn); t.write("dS", nn)         # softmax backward
-        if problem.masked:
-            t.read("dS", nn); t.write("dS", nn)
-        t.read("dS", nn); t.write("dS", nn)                          # scale backward
-        t.read("dS", nn); t.read("K", nd); t.write("dQ", nd)         # dQ = dS K
-        t.read("dS", nn); t.read("Q", nd); t.write("dK", nd)         # dK = dSᵀ Q
-    return t.result()
-
-
 def _row_col_sizes(problem: AttentionProblem, blocking: Blocking) -> tuple[np.ndarray, np.ndarray]:
     rows = np.array([b - a for a, b in block_ranges(problem.seqlen, blocking.block_rows)], dtype=np.int64)
     cols = np.array([b - a for a, b in block_ranges(problem.seqlen, blocking.block_cols)], dtype=np.int64)
@@ -418,16 +376,12 @@ def theorem2_accesses(seqlen: int, head_dim: int, sram_elements: float) -> float
 # FLOP counts
 # ----------------------------------------------------------------------------------------------------
 
-# Non-matmul operations per score (FP32 ALU work, excluding exp which runs on the special-function
-# units). Conventions, counted from the algorithms of algorithm.md:
-#   standard forward: scale 1, mask 1, softmax = max 1 + subtract 1 + sum 1 + divide 1, dropout 2
-#   standard backward: softmax backward 3 (P·dP fused with its row sum as an FMA, subtract, multiply),
-#     scale 1, mask 1, dropout 1
-#   flash forward: scale+subtract (one FMA with τ·log2 e folded in) 1, max 1, sum 1, mask 1 on
-#     partially masked tiles (counted on all executed scores when masked), dropout 2
-#   flash backward: recompute (FMA) 1, dS = P∘(dP − D) 2, mask 1, dropout 1
-STANDARD_FWD_OPS = {"scale": 1, "mask": 1, "softmax": 4, "dropout": 2}
-STANDARD_BWD_OPS = {"softmax": 3, "scale": 1, "mask": 1, "dropout": 1}
+# Non-matmul operations per score in the tiled kernels (FP32 ALU work, excluding exp, which runs on the
+# special-function units), counted from the algorithms of algorithm.md:
+#   forward: scale+subtract (one FMA with τ·log2 e folded in) 1, max 1, sum 1, mask 1 on partially masked
+#     tiles (counted on all executed scores when masked), dropout 2
+#   backward: recompute (FMA) 1, dS = P∘(dP − D) 2, mask 1, dropout 1
+# Standard attention's per-score work is listed op by op in :func:`standard_ops`.
 FLASH_FWD_OPS = {"online_softmax": 3, "mask": 1, "dropout": 2}
 FLASH_BWD_OPS = {"recompute": 1, "dS": 2, "mask": 1, "dropout": 1}
 
@@ -460,23 +414,116 @@ def convention_flops(seqlen: int, head_dim: int, causal: bool, pass_: str) -> fl
     return {"fwd": fwd, "bwd": 2.5 * fwd, "fwdbwd": 3.5 * fwd}[pass_]
 
 
-def standard_flops(problem: AttentionProblem, pass_: str = "fwd") -> FlopCount:
-    """Standard attention computes all N² scores whatever the mask: forward 2 matmuls (4N²d),
-    backward 4 matmuls (8N²d), plus the element-wise work of STANDARD_*_OPS per score."""
+# ----------------------------------------------------------------------------------------------------
+# Standard attention: the one list of its kernels (counts, timing and the simulator all use it)
+# ----------------------------------------------------------------------------------------------------
+
+# The N×N intermediates of standard attention (per head). ``dPxP`` is P∘dP, the product that PyTorch's
+# softmax backward materialises before its row reduction (see :func:`standard_ops`).
+STANDARD_NN_TENSORS = frozenset({"S", "P", "P_drop", "dropout_mask", "dP", "dPxP", "dS"})
+STANDARD_OP_KINDS = ("matmul", "elementwise", "mask")
+
+
+@dataclass(frozen=True)
+class StandardOp:
+    """One kernel of standard attention for one (batch, head): the tensors it reads and writes (each
+    once, whole), its HBM counts in elements and its work.
+
+    ``kind`` is "matmul" (cuBLAS), "elementwise" (an N×N element-wise or row-wise kernel) or "mask" (the
+    causal/padding/block-sparse mask, whose pattern is computed from indices and moves no data).
+    ``backward`` tells which pass the kernel belongs to.
+    """
+
+    name: str
+    kind: str
+    backward: bool
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    io: IOCount
+    flops: FlopCount
+
+
+def standard_ops(problem: AttentionProblem, pass_: str = "fwd") -> tuple[StandardOp, ...]:
+    """The kernels PyTorch runs for materialising attention (FlashAttention Algorithm 0 and 3), in order.
+
+    This is the single description of the standard path: :func:`standard_io` and :func:`standard_flops`
+    sum it, ``timing.standard_time`` times it kernel by kernel and ``simulator`` executes it on NumPy
+    arrays (each kernel given only the tensors it declares), so the three cannot disagree.
+
+    Forward: S = QKᵀ → scale S by τ → [mask] → softmax → [dropout: writes P_drop and PyTorch's 1-byte keep
+    mask] → O = P V. Every kernel reads its operands once and writes its output once (ncu on the H200:
+    the cuBLAS kernels read Q and K once; h200_anchors.md).
+    Backward (autograd of the same chain): dV = P_dropᵀ dO; dP = dO Vᵀ; [dropout: read dP and the mask,
+    write dP]; softmax backward as **two kernels**, as PyTorch runs it on CUDA — an element-wise product
+    dPxP = P∘dP (reads two N×N, writes one), then softmax_warp_backward dS = dPxP − P·rowsum(dPxP) (reads
+    two N×N, writes one): 4 N×N reads and 2 writes, not the 2 and 1 of a fused kernel (ncu per kernel on the
+    H200, benchmarks/results/2026-11-30_h200_ncu_dram_gpt2medium.log: BinaryFunctor 4.295 GB read /
+    2.13 GB written, then softmax_warp_backward 4.295 / 2.13 GB, one N×N fp16 tensor being 2.147 GB);
+    [mask: read dS, write dS]; scale: read dS, write dS; dQ = dS K; dK = dSᵀ Q.
+    In all, forward + backward moves 11 N×N reads and 7 N×N writes without mask or dropout (Θ(Nd + N²),
+    Theorem 2); the mask adds one N×N read and write in each pass.
+
+    Per-score FP32 work (exp counted apart): scale 1, mask 1, softmax 4 (max, subtract, sum, divide) and one
+    exp, dropout 2 (draw, multiply); backward dropout 1, product 1, softmax_warp_backward 2 (row sum,
+    multiply-subtract), mask 1, scale 1. Every matmul is 2·N²·d. All N² scores are computed whatever
+    the mask.
+    """
     _check_pass(pass_)
     n, d = problem.seqlen, problem.head_dim
-    nn = float(n * n)
-    total = FlopCount(0.0, 0.0, 0.0)
+    nn, nd = float(n * n), float(n * d)
+    drop = problem.dropout_p > 0
+    p_used = "P_drop" if drop else "P"
+    ops: list[StandardOp] = []
+
+    def add(name: str, kind: str, backward: bool, reads: tuple[str, ...], writes: tuple[str, ...],
+            matmul: float = 0.0, other_per_score: float = 0.0, exps_per_score: float = 0.0) -> None:
+        size = {name_: n * n if name_ in STANDARD_NN_TENSORS else n * d for name_ in reads + writes}
+        t = _Tally()
+        for name_ in reads:
+            t.read(name_, size[name_])
+        for name_ in writes:
+            t.write(name_, size[name_])
+        ops.append(StandardOp(name, kind, backward, reads, writes, t.result(),
+                              FlopCount(matmul, other_per_score * nn, exps_per_score * nn)))
+
     if pass_ in ("fwd", "fwdbwd"):
-        ops = STANDARD_FWD_OPS["scale"] + STANDARD_FWD_OPS["softmax"]
-        ops += STANDARD_FWD_OPS["mask"] if problem.masked else 0
-        ops += STANDARD_FWD_OPS["dropout"] if problem.dropout_p > 0 else 0
-        total += FlopCount(4.0 * nn * d, ops * nn, nn)
+        add("S=QK^T", "matmul", False, ("Q", "K"), ("S",), matmul=2 * nn * d)
+        add("scale", "elementwise", False, ("S",), ("S",), other_per_score=1)
+        if problem.masked:
+            add("mask", "mask", False, ("S",), ("S",), other_per_score=1)
+        add("softmax", "elementwise", False, ("S",), ("P",), other_per_score=4, exps_per_score=1)
+        if drop:
+            add("dropout", "elementwise", False, ("P",), ("P_drop", "dropout_mask"), other_per_score=2)
+        add("O=PV", "matmul", False, (p_used, "V"), ("O",), matmul=2 * nn * d)
     if pass_ in ("bwd", "fwdbwd"):
-        ops = STANDARD_BWD_OPS["softmax"] + STANDARD_BWD_OPS["scale"]
-        ops += STANDARD_BWD_OPS["mask"] if problem.masked else 0
-        ops += STANDARD_BWD_OPS["dropout"] if problem.dropout_p > 0 else 0
-        total += FlopCount(8.0 * nn * d, ops * nn, 0.0)
+        add("dV=P^TdO", "matmul", True, (p_used, "dO"), ("dV",), matmul=2 * nn * d)
+        add("dP=dOV^T", "matmul", True, ("dO", "V"), ("dP",), matmul=2 * nn * d)
+        if drop:
+            add("dropout_bwd", "elementwise", True, ("dP", "dropout_mask"), ("dP",), other_per_score=1)
+        add("softmax_bwd_mul", "elementwise", True, ("P", "dP"), ("dPxP",), other_per_score=1)
+        add("softmax_bwd", "elementwise", True, ("dPxP", "P"), ("dS",), other_per_score=2)
+        if problem.masked:
+            add("mask_bwd", "mask", True, ("dS",), ("dS",), other_per_score=1)
+        add("scale_bwd", "elementwise", True, ("dS",), ("dS",), other_per_score=1)
+        add("dQ=dSK", "matmul", True, ("dS", "K"), ("dQ",), matmul=2 * nn * d)
+        add("dK=dS^TQ", "matmul", True, ("dS", "Q"), ("dK",), matmul=2 * nn * d)
+    return tuple(ops)
+
+
+def standard_io(problem: AttentionProblem, pass_: str = "fwd") -> IOCount:
+    """HBM reads and writes of standard attention: the sum over :func:`standard_ops`."""
+    total = IOCount()
+    for op in standard_ops(problem, pass_):
+        total = total + op.io
+    return total
+
+
+def standard_flops(problem: AttentionProblem, pass_: str = "fwd") -> FlopCount:
+    """Work of standard attention, the sum over :func:`standard_ops`: forward 2 matmuls (4N²d), backward
+    4 matmuls (8N²d), and the element-wise work of every kernel on all N² scores."""
+    total = FlopCount(0.0, 0.0, 0.0)
+    for op in standard_ops(problem, pass_):
+        total = total + op.flops
     return total
 
 

@@ -102,7 +102,13 @@ GPUS: dict[str, GPUSpec] = {
     spec.name: spec
     for spec in [
         GPUSpec("t4", "NVIDIA T4", "7.5", 320, 16, 40, 64, 64, 4, 256, 65, 8.1, 1590, bf16=False,
-                source=f"{_SPECS_MD} (Turing datasheet)"),
+                source=f"{_SPECS_MD} (Turing datasheet)",
+                notes="65 TFLOP/s is the datasheet's mixed-precision (FP16 inputs, FP32 accumulate) rate, "
+                      "full rate on this data-centre card; 65 and 8.1 TFLOP/s are boost-clock figures "
+                      "(40 SMs x 8 tensor cores x 128 FLOP/clock, 2560 lanes x 2 FLOP/clock, at 1590 MHz). "
+                      "70 W board: the datasheet base clock is 585 MHz and the clock it sustains under "
+                      "tensor load is not documented (see at_clock and docs/model.md). FlashAttention-2 "
+                      "does not support Turing: only --kernel fa1 corresponds to a published T4 kernel"),
         GPUSpec("v100", "NVIDIA V100 SXM2", "7.0", 900, 32, 80, 96, 96, 6, 256, 125, 15.7, 1530, bf16=False,
                 checked=False, source=_SPECS_MD, notes=_UNCHECKED),
         GPUSpec("rtx3090", "NVIDIA GeForce RTX 3090", "8.6", 936, 24, 82, 100, 99, 6, 256, 71, 35.6, 1695,
@@ -250,7 +256,26 @@ def with_overrides(spec: GPUSpec, **overrides: float | None) -> GPUSpec:
     return new
 
 
+def at_clock(spec: GPUSpec, clock_mhz: float) -> GPUSpec:
+    """``spec`` running at ``clock_mhz`` instead of its boost clock.
+
+    Datasheet tensor and FP32 rates are boost-clock figures, and the exp rate is derived from the clock,
+    so all three scale with clock_mhz / boost_clock_mhz; bandwidth, memory sizes and SM count do not.
+    For a power-limited card (the 70 W T4) the clock sustained under load lies between the datasheet base
+    and boost clocks; this gives the model at any assumed clock without fitting one.
+    """
+    if not clock_mhz > 0:
+        raise ValueError(f"clock must be positive, got {clock_mhz}")
+    factor = clock_mhz / spec.boost_clock_mhz
+    return with_overrides(spec, tensor_tflops=spec.tensor_tflops * factor, fp32_tflops=spec.fp32_tflops * factor,
+                          boost_clock_mhz=clock_mhz)
+
+
+# Datasheet base clocks, where the model's documents give one (MHz): the guaranteed floor under load.
+BASE_CLOCK_MHZ = {"t4": 585.0}
+
+
 __all__ = [
     "GPUSpec", "GPUS", "UnknownGPUError", "OVERRIDABLE_FIELDS", "get_gpu", "with_overrides",
-    "load_gpu_file", "register_gpus", "spec_from_mapping", "validate_spec",
+    "load_gpu_file", "register_gpus", "spec_from_mapping", "validate_spec", "at_clock", "BASE_CLOCK_MHZ",
 ]

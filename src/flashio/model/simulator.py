@@ -29,6 +29,7 @@ from flashio.model.counts import (
     block_ranges,
     element_mask,
     paper_blocking,
+    standard_ops,
 )
 
 KERNELS = ("standard", "fa1", "fa2")
@@ -211,45 +212,61 @@ def _scores(problem: AttentionProblem, keep: np.ndarray, q: np.ndarray, k: np.nd
     return np.where(keep[rows, cols], (q @ k.T) * tau, np.float32(-np.inf)).astype(np.float32)
 
 
-def _standard(problem: AttentionProblem, inputs: Inputs, hbm: HBM, pass_: str) -> dict:
-    """Algorithm 0 / 3: every operation is a kernel with an HBM round trip (counts.standard_io)."""
+def _standard_kernels(problem: AttentionProblem, inputs: Inputs) -> dict[str, Callable[..., tuple]]:
+    """NumPy bodies of the kernels of ``counts.standard_ops``, keyed by op name: each takes the arrays
+    the op declares it reads (in order) and returns those it declares it writes (in order). The mask
+    pattern is computed from indices and the forward dropout draws its keep mask from the RNG, so neither
+    is an input; the backward reads the saved keep mask from HBM."""
     n, d = problem.seqlen, problem.head_dim
     keep = element_mask(problem)
     z = _dropout_scale(problem, inputs, np.arange(n), np.arange(n))
     tau = np.float32(1.0 / np.sqrt(d))
-    out: dict[str, np.ndarray] = {}
-    hbm.write("S", hbm.read("Q") @ hbm.read("K").T)
-    hbm.write("S", hbm.read("S") * tau)
-    if problem.masked:
-        hbm.write("S", np.where(keep, hbm.read("S"), np.float32(-np.inf)))
-    s = hbm.read("S")
-    row_max = s.max(axis=1, keepdims=True)
-    e = _exp_shifted(s, row_max)
-    denom = e.sum(axis=1, keepdims=True)
-    hbm.write("P", np.divide(e, denom, out=np.zeros_like(e), where=denom > 0))
-    p_name = "P"
-    if problem.dropout_p > 0:
-        hbm.write("P_drop", hbm.read("P") * z)
-        hbm.write("dropout_mask", (z > 0).astype(np.float32))
-        p_name = "P_drop"
-    hbm.write("O", hbm.read(p_name) @ hbm.read("V"))
-    out["O"] = hbm.arrays["O"]
-    if pass_ == "fwd":
-        return out
-    hbm.write("dV", hbm.read(p_name).T @ hbm.read("dO"))
-    hbm.write("dP", hbm.read("dO") @ hbm.read("V").T)
-    if problem.dropout_p > 0:
-        scale = np.float32(1.0 / (1.0 - problem.dropout_p))
-        hbm.write("dP", hbm.read("dP") * hbm.read("dropout_mask") * scale)
-    p, dp = hbm.read("P"), hbm.read("dP")
-    hbm.write("dS", p * (dp - (p * dp).sum(axis=1, keepdims=True)))
-    if problem.masked:
-        hbm.write("dS", np.where(keep, hbm.read("dS"), np.float32(0.0)))
-    hbm.write("dS", hbm.read("dS") * tau)
-    hbm.write("dQ", hbm.read("dS") @ hbm.read("K"))
-    hbm.write("dK", hbm.read("dS").T @ hbm.read("Q"))
-    out.update(dQ=hbm.arrays["dQ"], dK=hbm.arrays["dK"], dV=hbm.arrays["dV"])
-    return out
+    keep_scale = np.float32(1.0 / (1.0 - problem.dropout_p))
+
+    def softmax(s: np.ndarray) -> tuple:
+        e = _exp_shifted(s, s.max(axis=1, keepdims=True))
+        denom = e.sum(axis=1, keepdims=True)
+        return (np.divide(e, denom, out=np.zeros_like(e), where=denom > 0),)
+
+    return {
+        "S=QK^T": lambda q, k: (q @ k.T,),
+        "scale": lambda s: (s * tau,),
+        "mask": lambda s: (np.where(keep, s, np.float32(-np.inf)),),
+        "softmax": softmax,
+        "dropout": lambda p: (p * z, (z > 0).astype(np.float32)),
+        "O=PV": lambda p, v: (p @ v,),
+        "dV=P^TdO": lambda p, d_out: (p.T @ d_out,),
+        "dP=dOV^T": lambda d_out, v: (d_out @ v.T,),
+        "dropout_bwd": lambda dp, kept: (dp * kept * keep_scale,),
+        "softmax_bwd_mul": lambda p, dp: (p * dp,),
+        "softmax_bwd": lambda dpxp, p: (dpxp - p * dpxp.sum(axis=1, keepdims=True),),
+        "mask_bwd": lambda ds: (np.where(keep, ds, np.float32(0.0)),),
+        "scale_bwd": lambda ds: (ds * tau,),
+        "dQ=dSK": lambda ds, k: (ds @ k,),
+        "dK=dS^TQ": lambda ds, q: (ds.T @ q,),
+    }
+
+
+def _standard(problem: AttentionProblem, inputs: Inputs, hbm: HBM, pass_: str) -> tuple[dict, IOCount]:
+    """Algorithm 0 / 3: run the kernels of ``counts.standard_ops`` in order, each reading its declared
+    inputs from HBM and writing its declared outputs back (so the dataflow of the op list is checked by
+    the outputs matching the reference, and its element counts by the HBM counters).
+    Returns the outputs and the HBM counts after the forward kernels."""
+    bodies = _standard_kernels(problem, inputs)
+    forward_io = IOCount()
+    forward_done = False
+    for op in standard_ops(problem, "fwd" if pass_ == "fwd" else "fwdbwd"):
+        if op.backward and not forward_done:
+            forward_io, forward_done = hbm.counts(), True
+        results = bodies[op.name](*(hbm.read(name) for name in op.reads))
+        if len(results) != len(op.writes):
+            raise RuntimeError(f"kernel {op.name} produced {len(results)} tensors, declares {op.writes}")
+        for name, value in zip(op.writes, results):
+            hbm.write(name, value)
+    if not forward_done:
+        forward_io = hbm.counts()
+    out = {name: hbm.arrays[name] for name in ("O", "dQ", "dK", "dV") if name in hbm.arrays}
+    return out, forward_io
 
 
 def _fa1_forward(problem: AttentionProblem, inputs: Inputs, hbm: HBM, sram: SRAM, blocking: Blocking) -> None:
@@ -441,11 +458,10 @@ def simulate(kernel: str, problem: AttentionProblem, sram_bytes: int, pass_: str
         hbm.put(name, array)
     sram = SRAM(sram_bytes, element_bytes)
     if kernel == "standard":
-        outputs = _standard(problem, inputs, hbm, pass_)
+        outputs, fwd_io = _standard(problem, inputs, hbm, pass_)
         io = hbm.counts()
         if pass_ == "bwd":
-            fwd_only = _standard_forward_counts(problem, inputs)
-            io = IOCount(_subtract(io.reads, fwd_only.reads), _subtract(io.writes, fwd_only.writes))
+            io = IOCount(_subtract(io.reads, fwd_io.reads), _subtract(io.writes, fwd_io.writes))
     else:
         forward: Callable = _fa1_forward if kernel == "fa1" else _fa2_forward
         backward: Callable = _fa1_backward if kernel == "fa1" else _fa2_backward
@@ -462,14 +478,6 @@ def simulate(kernel: str, problem: AttentionProblem, sram_bytes: int, pass_: str
     return SimulationResult(kernel, pass_, io, outputs, {k: reference[k] for k in outputs},
                             None if kernel == "standard" else fwd_blocking,
                             None if kernel == "standard" else bwd_blocking, sram.peak_bytes)
-
-
-def _standard_forward_counts(problem: AttentionProblem, inputs: Inputs) -> IOCount:
-    hbm = HBM()
-    for name, array in (("Q", inputs.q), ("K", inputs.k), ("V", inputs.v), ("dO", inputs.d_out)):
-        hbm.put(name, array)
-    _standard(problem, inputs, hbm, "fwd")
-    return hbm.counts()
 
 
 def _subtract(a: dict, b: dict) -> dict:

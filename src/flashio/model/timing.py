@@ -2,7 +2,8 @@
 
 Per kernel (FlashAttention §3.2 / FlashAttention-2 §3 for the algorithms; roofline in the usual sense):
 
-- **standard attention** is a chain of PyTorch kernels (counts.standard_io): each takes
+- **standard attention** is the chain of PyTorch kernels of ``counts.standard_ops`` (the same list the
+  counts and the simulator use; its softmax backward is two kernels, as PyTorch runs it): each takes
   launch + max(matmul FLOPs / (f_mm · R_tensor), exps / R_exp, FP32 ops / R_fp32,
   DRAM bytes / (f_stream(N) · f_copy · BW)). f_copy (0.89) and f_mm (0.75) are the H200's measured copy
   and cuBLAS fractions; f_stream(N) is the share of the copy rate that PyTorch's N×N kernels reach at row
@@ -47,8 +48,9 @@ from flashio.model.counts import (
     fa2_io,
     flash_flops,
     paper_blocking,
+    STANDARD_NN_TENSORS,
     standard_flops,
-    standard_io,
+    standard_ops,
     tensor_element_bytes,
 )
 from flashio.model.gpus import GPUSpec
@@ -179,53 +181,6 @@ def _interp_by_seqlen(table: dict[int, float], seqlen: int) -> float:
     return float(np.interp(x, xs, [table[k] for k in keys]))
 
 
-@dataclass(frozen=True)
-class _Op:
-    name: str
-    kind: str  # "stream" (matmul or element-wise over N×N) or "mask"
-    io: IOCount
-    matmul_flops: float = 0.0
-    other_flops: float = 0.0
-    exps: float = 0.0
-
-
-def _standard_ops(problem: AttentionProblem, pass_: str) -> list[_Op]:
-    """The kernels of counts.standard_io one by one (per head); FLOPs split as in counts.standard_flops."""
-    n, d = problem.seqlen, problem.head_dim
-    nn, nd = n * n, n * d
-    drop = problem.dropout_p > 0
-    ops: list[_Op] = []
-    if pass_ in ("fwd", "fwdbwd"):
-        ops.append(_Op("S=QK^T", "stream", IOCount({"Q": nd, "K": nd}, {"S": nn}), 2.0 * nn * d))
-        ops.append(_Op("scale", "stream", IOCount({"S": nn}, {"S": nn}), other_flops=nn))
-        if problem.masked:
-            ops.append(_Op("mask", "mask", IOCount({"S": nn}, {"S": nn}), other_flops=nn))
-        ops.append(_Op("softmax", "stream", IOCount({"S": nn}, {"P": nn}), other_flops=4.0 * nn, exps=nn))
-        if drop:
-            ops.append(_Op("dropout", "stream", IOCount({"P": nn}, {"P_drop": nn, "dropout_mask": nn}),
-                           other_flops=2.0 * nn))
-        ops.append(_Op("O=PV", "stream", IOCount({"P_drop" if drop else "P": nn, "V": nd}, {"O": nd}),
-                       2.0 * nn * d))
-    if pass_ in ("bwd", "fwdbwd"):
-        ops.append(_Op("dV=P^TdO", "stream", IOCount({"P_drop" if drop else "P": nn, "dO": nd}, {"dV": nd}),
-                       2.0 * nn * d))
-        ops.append(_Op("dP=dOV^T", "stream", IOCount({"dO": nd, "V": nd}, {"dP": nn}), 2.0 * nn * d))
-        if drop:
-            ops.append(_Op("dropout_bwd", "stream", IOCount({"dP": nn, "dropout_mask": nn}, {"dP": nn}),
-                           other_flops=nn))
-        ops.append(_Op("softmax_bwd", "stream", IOCount({"P": nn, "dP": nn}, {"dS": nn}), other_flops=3.0 * nn))
-        if problem.masked:
-            ops.append(_Op("mask_bwd", "mask", IOCount({"dS": nn}, {"dS": nn}), other_flops=nn))
-        ops.append(_Op("scale_bwd", "stream", IOCount({"dS": nn}, {"dS": nn}), other_flops=nn))
-        ops.append(_Op("dQ=dSK", "stream", IOCount({"dS": nn, "K": nd}, {"dQ": nd}), 2.0 * nn * d))
-        ops.append(_Op("dK=dS^TQ", "stream", IOCount({"dS": nn, "Q": nd}, {"dK": nd}), 2.0 * nn * d))
-    return ops
-
-
-_BACKWARD_OP_NAMES = frozenset({"dV=P^TdO", "dP=dOV^T", "dropout_bwd", "softmax_bwd", "mask_bwd", "scale_bwd",
-                                "dQ=dSK", "dK=dS^TQ"})
-
-
 def standard_time(gpu: GPUSpec, workload: Workload, pass_: str = "fwd") -> PassTiming:
     """Time of PyTorch's materialising attention (the paper's baseline), kernel by kernel."""
     _check_pass(pass_)
@@ -237,22 +192,21 @@ def standard_time(gpu: GPUSpec, workload: Workload, pass_: str = "fwd") -> PassT
     # Intermediates that fit in L2 are read back from it by the next kernel.
     l2_resident = intermediate_hits_l2(nn_bytes_all_heads, gpu.l2_bytes)
     kernels = []
-    for op in _standard_ops(problem, pass_):
-        backward = op.name in _BACKWARD_OP_NAMES
+    for op in standard_ops(problem, pass_):
         if op.kind == "mask":
-            table = cal.STANDARD_MASK_FRACTION_BWD if backward else cal.STANDARD_MASK_FRACTION_FWD
+            table = cal.STANDARD_MASK_FRACTION_BWD if op.backward else cal.STANDARD_MASK_FRACTION_FWD
         else:
-            table = cal.STANDARD_STREAM_FRACTION_BWD if backward else cal.STANDARD_STREAM_FRACTION_FWD
+            table = cal.STANDARD_STREAM_FRACTION_BWD if op.backward else cal.STANDARD_STREAM_FRACTION_FWD
         stream_fraction = _interp_by_seqlen(table, n)
         read = sum(c * tensor_element_bytes(k, nbytes) for k, c in op.io.reads.items()
-                   if not (l2_resident and c == n * n))
+                   if not (l2_resident and k in STANDARD_NN_TENSORS))
         write = op.io.write_bytes(nbytes)
         read, write = read * heads, write * heads
         bandwidth = stream_fraction * cal.COPY_FRACTION * gpu.bandwidth_bytes_per_s
         memory_s = (read + write) / bandwidth
-        tensor_s = heads * op.matmul_flops / (cal.MATMUL_FRACTION * gpu.tensor_flops_per_s)
-        exp_s = heads * op.exps / gpu.exp_ops_per_s
-        fp32_s = heads * op.other_flops / gpu.fp32_flops_per_s
+        tensor_s = heads * op.flops.matmul_flops / (cal.MATMUL_FRACTION * gpu.tensor_flops_per_s)
+        exp_s = heads * op.flops.exps / gpu.exp_ops_per_s
+        fp32_s = heads * op.flops.other_flops / gpu.fp32_flops_per_s
         busy = max(memory_s, tensor_s, exp_s, fp32_s)
         kernels.append(KernelTiming(
             name=op.name, time_s=cal.LAUNCH_OVERHEAD_S + busy,
@@ -260,8 +214,8 @@ def standard_time(gpu: GPUSpec, workload: Workload, pass_: str = "fwd") -> PassT
             nonmatmul_s=max(exp_s, fp32_s) if busy in (exp_s, fp32_s) and busy != memory_s else 0.0,
             memory_s=memory_s if busy == memory_s else 0.0,
             overhead_s=cal.LAUNCH_OVERHEAD_S, dram_read_bytes=read, dram_write_bytes=write,
-            matmul_flops=heads * op.matmul_flops, other_flops=heads * op.other_flops, exps=heads * op.exps,
-            sram_level_bytes=read + write))
+            matmul_flops=heads * op.flops.matmul_flops, other_flops=heads * op.flops.other_flops,
+            exps=heads * op.flops.exps, sram_level_bytes=read + write))
     return PassTiming(tuple(kernels))
 
 
