@@ -150,6 +150,11 @@ def choose_config(
     return chosen
 
 
+def cached_choice(key: Hashable):
+    """The choice cached for ``key``, or None before the first call."""
+    return _CHOICES.get(key)
+
+
 def clear_choices() -> None:
     """Forget every cached choice (the next call of each kernel times its candidates again)."""
     _CHOICES.clear()

@@ -62,10 +62,7 @@ class Problem:
     seqlen_k: int
     head_dim: int
     varlen: Optional[VarlenInfo]
-
-    @property
-    def block_d(self) -> int:
-        return max(16, triton.next_power_of_2(self.head_dim))
+    block_d: int = 0  # head_dim padded to a power of two (at least 16), set by describe()
 
     @property
     def group_size(self) -> int:
@@ -88,7 +85,13 @@ def describe(q: torch.Tensor, k: torch.Tensor, layout: str, varlen: Optional[Var
         batch, seqlen_q, seqlen_k = varlen.batch, varlen.max_seqlen_q, varlen.max_seqlen_k
     else:  # pragma: no cover - guarded by the callers
         raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-    return Problem(layout, batch, heads, kv_heads, seqlen_q, seqlen_k, head_dim, varlen)
+    block_d = max(16, 1 << (head_dim - 1).bit_length())
+    return Problem(layout, batch, heads, kv_heads, seqlen_q, seqlen_k, head_dim, varlen, block_d)
+
+
+def cdiv(a: int, b: int) -> int:
+    """ceil(a / b) for non-negative ints (plain Python: this runs on every call)."""
+    return -(-a // b)
 
 
 def strides_bhnd(t: torch.Tensor, layout: str) -> tuple[int, int, int, int]:
@@ -114,9 +117,21 @@ def _new_row_stats(problem: Problem, q: torch.Tensor) -> torch.Tensor:
                        dtype=torch.float32)
 
 
+_PLACEHOLDERS: dict = {}
+
+
+def _placeholder(device: torch.device) -> torch.Tensor:
+    """A tiny int32 tensor passed where a kernel argument is unused (no varlen, no block mask): made once
+    per device, because allocating (and zero-filling) one on every call costs a launch."""
+    tensor = _PLACEHOLDERS.get(device)
+    if tensor is None:
+        tensor = _PLACEHOLDERS[device] = torch.zeros((1, 1, 1, 1), device=device, dtype=torch.int32)
+    return tensor
+
+
 def _varlen_args(problem: Problem, q: torch.Tensor):
     if problem.varlen is None:
-        dummy = torch.empty(0, device=q.device, dtype=torch.int32)
+        dummy = _placeholder(q.device)
         return dummy, dummy, problem.seqlen_q, problem.seqlen_k
     v = problem.varlen
     return v.cu_seqlens_q, v.cu_seqlens_k, v.max_seqlen_q, v.max_seqlen_k
@@ -135,7 +150,7 @@ def _dropout_args(dropout_p: float) -> tuple[int, float]:
 def _sparse_args(index: Optional[BlockSparseIndex], by_rows: bool, q: torch.Tensor):
     """(counts, indices, 3 count strides, 4 index strides, block_m, block_n) for the kernels."""
     if index is None:
-        dummy = torch.zeros((1, 1, 1, 1), device=q.device, dtype=torch.int32)
+        dummy = _placeholder(q.device)
         return (dummy, dummy, 0, 0, 0, 0, 0, 0, 0, 16, 16)
     counts, indices = (index.row_counts, index.row_indices) if by_rows else (index.col_counts, index.col_indices)
     return (counts, indices, *index.broadcast_strides(counts), *index.broadcast_strides(indices),
@@ -152,8 +167,19 @@ def _time_ms(run) -> float:
         return float("inf")
 
 
+_CAPABILITIES: dict = {}
+
+
+def device_capability(device: torch.device) -> tuple[int, int]:
+    """Compute capability of a CUDA device, asked once per device (never at import)."""
+    capability = _CAPABILITIES.get(device)
+    if capability is None:
+        capability = _CAPABILITIES[device] = torch.cuda.get_device_capability(device)
+    return capability
+
+
 def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
-    capability = torch.cuda.get_device_capability(q.device) if q.is_cuda else (0, 0)
+    capability = device_capability(q.device) if q.is_cuda else (0, 0)
     return (kernel, capability, q.dtype, problem.block_d, problem.group_size,
             configs.length_bucket(problem.seqlen_q), configs.length_bucket(problem.seqlen_k), *flags)
 
@@ -168,7 +194,11 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
     max_m = sparse.block_m if sparse is not None else 1 << 30
     max_n = sparse.block_n if sparse is not None else 1 << 30
     if not q.is_cuda:
-        return interpreter_default.clipped(max_m, max_n)
+        return interpreter_default.clipped(max_m, max_n) if sparse is not None else interpreter_default
+    key = _tune_key(kernel, problem, q, *flags, max_m, max_n)
+    chosen = configs.cached_choice(key)
+    if chosen is not None:  # the common path: no list building on every call
+        return chosen
     bucket = configs.head_dim_bucket(problem.block_d)
     options = list(candidates[bucket]) + list((extra_candidates or {}).get(bucket, ()))
     options = [c.clipped(max_m, max_n) for c in options]
@@ -176,20 +206,18 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         # fp32 tiles take twice the shared memory and run on FMA units: small tiles, few stages.
         options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
     options = list(dict.fromkeys(options))
-    key = _tune_key(kernel, problem, q, *flags)
     return configs.choose_config(key, options, lambda config: _time_ms(lambda: launch(config)))
 
 
-def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], layout: str, dropout_p: float,
-                  sparse: Optional[BlockSparseIndex]) -> bool:
+def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
+                  dropout_p: float, sparse: Optional[BlockSparseIndex]) -> bool:
     """Whether the tensor-descriptor forward applies: no dropout or block mask, a power-of-two head dim,
     unit stride along it, 16-byte aligned bases and row/head/batch strides (TMA's requirements)."""
     if dropout_p > 0 or sparse is not None or problem.head_dim != problem.block_d:
         return False
-    for t in tensors:
-        element = t.element_size()
-        b, h, n, d = strides_bhnd(t, layout)
-        if d != 1 or t.data_ptr() % 16 or any((s * element) % 16 for s in (b, h, n)):
+    element = tensors[0].element_size()
+    for t, (b, h, n, d) in zip(tensors, strides):
+        if d != 1 or t.data_ptr() % 16 or (b * element) % 16 or (h * element) % 16 or (n * element) % 16:
             return False
     return True
 
@@ -229,15 +257,17 @@ def attention_forward(
         EVEN_D=problem.head_dim == problem.block_d, DOT_PRECISION=_dot_precision(q.dtype),
     )
 
+    tensor_strides = tuple(strides_bhnd(t, layout) for t in (q, k, v, out))
+    stats_strides = _row_stats_strides(lse, layout)
+
     def launch(config: TileConfig):
-        grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
         if config.path != "pointer":
             if q.is_cuda:
                 _ensure_tma_allocator()
-            strides3 = lambda t: strides_bhnd(t, layout)[:3]
             forward_tma_kernels.attention_forward_tma_kernel[grid](
                 q, k, v, out, lse,
-                *strides3(q), *strides3(k), *strides3(v), *strides3(out), *_row_stats_strides(lse, layout),
+                *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                 cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
                 IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
@@ -246,8 +276,7 @@ def attention_forward(
             return
         forward_kernels.attention_forward_kernel[grid](
             q, k, v, out, lse,
-            *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
-            *strides_bhnd(out, layout), *_row_stats_strides(lse, layout),
+            *(s for strides in tensor_strides for s in strides), *stats_strides,
             cu_q, cu_k, fixed_q, fixed_k,
             problem.group_size, problem.num_heads, problem.head_dim, softmax_scale,
             seed, drop_threshold, drop_rescale,
@@ -256,18 +285,20 @@ def attention_forward(
             num_warps=config.num_warps, num_stages=config.num_stages, **flags,
         )
 
-    tma_ok = _tma_eligible(problem, (q, k, v, out), layout, dropout_p, sparse) and q.dtype != torch.float32
+    tma_ok = q.dtype != torch.float32 and _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
     forced = configs.forced_forward_path()
     if forced is not None and forced != "pointer" and tma_ok:
         config = replace(configs.INTERPRETER_FORWARD if not q.is_cuda else configs.FORWARD_TMA_CANDIDATES[
             configs.head_dim_bucket(problem.block_d)][0], path=forced)
     else:
         tma_candidates = None
-        if tma_ok and forced is None and q.is_cuda and torch.cuda.get_device_capability(q.device)[0] >= 9:
+        if tma_ok and forced is None and q.is_cuda and device_capability(q.device)[0] >= 9:
             tma_candidates = configs.FORWARD_TMA_CANDIDATES
+        # Whether the TMA kernel may run is part of the key: a choice made for aligned, contiguous inputs
+        # must not be reused for inputs the TMA kernel cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
-                       launch, (causal, dropout_p > 0, varlen is not None, sparse is not None), sparse,
-                       extra_candidates=tma_candidates)
+                       launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
+                                tma_candidates is not None), sparse, extra_candidates=tma_candidates)
     launch(config)
     return out, lse
 
@@ -298,7 +329,7 @@ def attention_backward(
     delta = torch.empty_like(lse)
     preprocess_block = 64 if q.is_cuda else 32
     backward_kernels.attention_backward_preprocess_kernel[
-        (triton.cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch)](
+        (cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch)](
         out, grad_out, delta,
         *strides_bhnd(out, layout), *strides_bhnd(grad_out, layout), *stats_strides,
         cu_q, fixed_q, problem.head_dim,
@@ -323,7 +354,7 @@ def attention_backward(
         def launch_dkdv(config: TileConfig):
             if atomic_dq:
                 dq_accumulator.zero_()
-            grid = (triton.cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
             backward_kernels.attention_backward_dkdv_kernel[grid](
                 q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
@@ -336,7 +367,7 @@ def attention_backward(
             )
 
         def launch_dq(config: TileConfig):
-            grid = (triton.cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+            grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
             backward_kernels.attention_backward_dq_kernel[grid](
                 q, k, v, grad_out, lse, delta, dq,
                 *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
@@ -383,7 +414,7 @@ def dropout_keep_mask(batch: int, num_heads: int, seqlen_q: int, seqlen_k: int, 
         return keep.bool()
     threshold, _ = _dropout_args(dropout_p)
     block_m, block_n = (64, 64) if keep.is_cuda else (32, 32)
-    backward_kernels.dropout_mask_kernel[(triton.cdiv(seqlen_q, block_m), num_heads, batch)](
+    backward_kernels.dropout_mask_kernel[(cdiv(seqlen_q, block_m), num_heads, batch)](
         keep, *keep.stride(), seqlen_q, seqlen_k, num_heads, seed, threshold,
         BLOCK_M=block_m, BLOCK_N=block_n,
     )
