@@ -1,0 +1,29 @@
+"""Test configuration shared by the whole suite.
+
+Without a GPU the kernels run on CPU tensors through Triton's interpreter. ``triton.jit`` decides between
+compiling and interpreting when a kernel is decorated, i.e. when flashio is imported, so the variable must
+be set before any test module imports flashio (the Makefile sets it too).
+"""
+
+import os
+import zlib
+
+import pytest
+import torch
+
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+
+@pytest.fixture(autouse=True)
+def _fixed_seed(request):
+    """Seed torch's generator per test from the test's id: every test (and every parameter set) gets
+    fresh random inputs, and the same inputs on every run."""
+    torch.manual_seed(zlib.crc32(request.node.nodeid.encode()))
+
+
+def pytest_configure(config):
+    # Triton 3.6's interpreter converts 1-element arrays to Python ints in a way NumPy deprecates; the
+    # warning fires thousands of times per kernel launch and says nothing about flashio.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:Conversion of an array with ndim > 0 to a scalar:DeprecationWarning")
