@@ -7,7 +7,8 @@ Sub-commands are registered by the modules that own them, so that each part of t
 - ``flashio gpus`` / ``flashio predict`` / ``flashio io``: the IO accounting and performance model
   (``flashio.model.cli``).
 - ``flashio bench``: measured speed of flashio and the alternatives (``flashio.bench``).
-- ``flashio report --out DIR``: the report (for now the demo's tables in DIR/report.md).
+- ``flashio report --out DIR``: the report: predicted (and, on a GPU, measured) speedups, the explanation,
+  the IO experiments and a smoke run (``flashio.report``).
 
 Errors in the arguments print a message and exit with code 2, as argparse does.
 """
@@ -37,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     from flashio.bench import cli as bench_cli
 
     bench_cli.register(subparsers)
+
+    from flashio.report import cli as report_cli
+
+    report_cli.register(subparsers)
     return parser
 
 

@@ -130,28 +130,6 @@ def register(subparsers) -> None:
     demo.set_defaults(handler=_demo_command, needs_kernels=True)
 
 
-    report = subparsers.add_parser(
-        "report", help="write the report (for now: the demo's tables) to DIR/report.md and print it")
-    report.add_argument("--out", default="report", metavar="DIR", help="output folder (default: report)")
-    report.set_defaults(handler=_report_command, needs_kernels=True)
-
-
 def _demo_command(args) -> int:
     return 0 if run() else 1
 
-
-def _report_command(args) -> int:
-    from pathlib import Path
-
-    lines: list[str] = []
-
-    def out(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
-
-    ok = run(out)
-    folder = Path(args.out)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "report.md").write_text("# flashio report\n\n" + "\n".join(lines) + "\n")
-    print(f"\nwrote {folder / 'report.md'}")
-    return 0 if ok else 1
