@@ -123,22 +123,17 @@ def test_bad_input_raises_an_error_naming_the_argument(call, exception, argument
     assert "expected" in message and "got" in message, f"the message should say what was expected and got: {message}"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: attention(scale=...) errors name 'softmax_scale', not its argument 'scale'")
 @pytest.mark.parametrize("scale", [0.0, -1.0])
 def test_attention_scale_error_names_scale(scale):
     with pytest.raises(ValueError, match=r"^scale\b"):
         attention_with(scale=scale)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an int block_size fails in tuple() with \"'int' object is not "
-                                       "iterable\" instead of an error naming block_size")
 def test_block_size_that_is_not_a_pair_raises_an_error_naming_block_size():
     with pytest.raises((TypeError, ValueError), match="block_size"):
         block_mask_with(torch.ones(1, 1, 3, 3, dtype=torch.bool, device=DEVICE), block_size=16)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: attention() converts its causal keyword with bool(), so "
-                                       "causal='no' silently runs causal attention instead of raising")
 def test_attention_causal_keyword_that_is_not_a_bool_raises_an_error_naming_causal():
     with pytest.raises(TypeError, match=r"^causal\b"):
         attention_with(causal="no")

@@ -140,8 +140,6 @@ def test_varlen_kvpacked_equals_unpacked_varlen():
     assert torch.equal(dkv, torch.stack(unpacked.grads[1:], dim=1))
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the kernels index cu_seqlens as if contiguous (cu_seqlens + b), "
-                                       "so a strided view is read at the wrong positions (wrong output)")
 def test_cu_seqlens_given_as_a_strided_view_equals_a_contiguous_one():
     q = random_packed([4, 6], 2, 16, torch.float16, requires_grad=False)
     k, v = (random_packed([4, 6], 2, 16, torch.float16, requires_grad=False) for _ in range(2))

@@ -36,6 +36,7 @@ def run_attention(
     layout: str,
     names: tuple[str, str, str] = ("q", "k", "v"),
     softmax_scale: Optional[float] = None,
+    scale_name: str = "softmax_scale",
     causal: bool = False,
     dropout_p: float = 0.0,
     deterministic: bool = False,
@@ -65,12 +66,10 @@ def run_attention(
     validation.check_heads(q.shape[ax["heads"]], k.shape[ax["heads"]], names[1])
     if layout != "thd" and q.shape[0] != k.shape[0]:
         raise ValueError(f"{names[1]}: expected batch size {q.shape[0]} (as {names[0]}), got {k.shape[0]}")
-    if not isinstance(causal, bool):
-        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
-    if not isinstance(deterministic, bool):
-        raise TypeError(f"deterministic: expected a bool, got {type(deterministic).__name__}")
+    validation.check_bool("causal", causal)
+    validation.check_bool("deterministic", deterministic)
     dropout_p = validation.check_dropout(dropout_p)
-    scale = validation.check_scale(softmax_scale, q.shape[ax["dim"]])
+    scale = validation.check_scale(softmax_scale, q.shape[ax["dim"]], scale_name)
 
     varlen = None
     if layout == "thd":
@@ -78,7 +77,9 @@ def run_attention(
                                             max_seqlen_q, "max_seqlen_q")
         validation.check_cu_seqlens("cu_seqlens_k", cu_seqlens_k, k.shape[0], batch, q.device,
                                     max_seqlen_k, "max_seqlen_k")
-        varlen = VarlenInfo(cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k))
+        # The kernels read cu_seqlens[b] at offset b: a strided view is made contiguous (B+1 ints).
+        varlen = VarlenInfo(cu_seqlens_q.contiguous(), cu_seqlens_k.contiguous(), int(max_seqlen_q),
+                            int(max_seqlen_k))
         seqlen_q, seqlen_k = varlen.max_seqlen_q, varlen.max_seqlen_k
     else:
         batch = q.shape[0]
@@ -188,13 +189,15 @@ def attention(
     """
     if attn_mask is not None:
         raise NotImplementedError("attn_mask: dense masks are not supported; pass causal=True or a block_mask")
-    if not isinstance(enable_gqa, bool):
-        raise TypeError(f"enable_gqa: expected a bool, got {type(enable_gqa).__name__}")
-    if not isinstance(is_causal, bool):
-        raise TypeError(f"is_causal: expected a bool, got {type(is_causal).__name__}")
+    validation.check_bool("enable_gqa", enable_gqa)
+    validation.check_bool("is_causal", is_causal)
+    if causal is not None:
+        validation.check_bool("causal", causal)
+    validation.check_bool("return_lse", return_lse)
     out, lse = run_attention(
         query, key, value, layout="bhnd", names=("query", "key", "value"), softmax_scale=scale,
-        causal=bool(is_causal) or bool(causal), dropout_p=dropout_p, deterministic=deterministic,
-        block_mask=block_mask, block_size=tuple(block_size),
+        scale_name="scale", causal=is_causal or bool(causal), dropout_p=dropout_p, deterministic=deterministic,
+        block_mask=block_mask, block_size=validation.check_block_size(block_size) if block_mask is not None
+        else (128, 128),
     )
     return (out, lse) if return_lse else out

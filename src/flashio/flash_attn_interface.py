@@ -48,7 +48,8 @@ def flash_attn_func(
     validation.reject_unsupported(window_size=window_size, softcap=softcap, alibi_slopes=alibi_slopes)
     result = run_attention(
         q, k, v, layout="bnhd", softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p,
-        deterministic=deterministic, block_mask=block_mask, block_size=tuple(block_size),
+        deterministic=deterministic, block_mask=block_mask,
+        block_size=validation.check_block_size(block_size) if block_mask is not None else (128, 128),
         return_probs=return_attn_probs,
     )
     return _finish(result, return_attn_probs)
@@ -96,7 +97,8 @@ def flash_attn_varlen_func(
         q, k, v, layout="thd", softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p,
         deterministic=deterministic, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
         max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, block_mask=block_mask,
-        block_size=tuple(block_size), return_probs=return_attn_probs,
+        block_size=validation.check_block_size(block_size) if block_mask is not None else (128, 128),
+        return_probs=return_attn_probs,
     )
     return _finish(result, return_attn_probs)
 

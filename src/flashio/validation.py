@@ -73,14 +73,27 @@ def check_dropout(dropout_p) -> float:
     return float(dropout_p)
 
 
-def check_scale(scale, head_dim: int) -> float:
+def check_scale(scale, head_dim: int, name: str = "softmax_scale") -> float:
     if scale is None:
         return 1.0 / math.sqrt(head_dim)
     if isinstance(scale, bool) or not isinstance(scale, (int, float)):
-        raise TypeError(f"softmax_scale: expected a positive float or None, got {type(scale).__name__}")
+        raise TypeError(f"{name}: expected a positive float or None, got {type(scale).__name__}")
     if not (math.isfinite(scale) and scale > 0):
-        raise ValueError(f"softmax_scale: expected a positive finite float or None, got {scale}")
+        raise ValueError(f"{name}: expected a positive finite float or None, got {scale}")
     return float(scale)
+
+
+def check_bool(name: str, value) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name}: expected a bool, got {type(value).__name__}")
+    return value
+
+
+def check_block_size(block_size) -> tuple[int, int]:
+    if (not isinstance(block_size, (tuple, list)) or len(block_size) != 2
+            or any(isinstance(b, bool) or b not in ALLOWED_BLOCK_SIZES for b in block_size)):
+        raise ValueError(f"block_size: expected a pair of values from {ALLOWED_BLOCK_SIZES}, got {block_size!r}")
+    return int(block_size[0]), int(block_size[1])
 
 
 def check_cu_seqlens(name: str, cu_seqlens, total: int, batch: Optional[int], device: torch.device,
@@ -119,10 +132,7 @@ def check_block_mask(block_mask, block_size, batch: int, heads: int, seqlen_q: i
         raise TypeError(f"block_mask: expected a torch.Tensor of 0/1 or bool, got {type(block_mask).__name__}")
     if block_mask.dtype.is_floating_point or block_mask.dtype.is_complex:
         raise TypeError(f"block_mask: expected a bool or integer tensor, got {block_mask.dtype}")
-    if (not isinstance(block_size, (tuple, list)) or len(block_size) != 2
-            or any(b not in ALLOWED_BLOCK_SIZES for b in block_size)):
-        raise ValueError(f"block_size: expected a pair of values from {ALLOWED_BLOCK_SIZES}, got {block_size!r}")
-    block_m, block_n = int(block_size[0]), int(block_size[1])
+    block_m, block_n = check_block_size(block_size)
     rows, cols = -(-seqlen_q // block_m), -(-seqlen_k // block_n)
     if block_mask.dim() != 4:
         raise ValueError(
