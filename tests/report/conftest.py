@@ -89,7 +89,8 @@ def fake_bench() -> SimpleNamespace:
         environment=lambda: {"gpu": FAKE_DEVICE, "torch": "fake"},
         measure_ceilings=lambda: {"copy_tb_s": 4.3, "matmul_tflops": 750.0},
         report_points=lambda: ["point"] * 8,
-        run_sweep=lambda points, progress=True: fake_results(),
+        REPORT_SYSTEMS=("flashio", "standard", "sdpa_flash", "sdpa_cudnn"),
+        run_sweep=lambda points, systems, progress=True: fake_results(),
     )
 
 

@@ -104,7 +104,7 @@ def test_missing_bench_module_is_reported_not_raised(tmp_path, monkeypatch):
 
 
 def test_failing_sweep_is_reported_not_raised(tmp_path, monkeypatch):
-    def broken(points, progress=True):
+    def broken(points, systems, progress=True):
         raise RuntimeError("CUDA error: illegal memory access")
 
     bench = fake_bench()

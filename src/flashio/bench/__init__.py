@@ -9,6 +9,7 @@ from flashio.bench.results import environment, write_results
 from flashio.bench.sweep import (
     DEFAULT_SYSTEMS,
     MODES,
+    REPORT_SYSTEMS,
     BenchPoint,
     BenchResult,
     grid,
@@ -19,6 +20,6 @@ from flashio.bench.sweep import (
 from flashio.bench.systems import SYSTEMS
 
 __all__ = [
-    "BenchPoint", "BenchResult", "DEFAULT_SYSTEMS", "MODES", "SYSTEMS", "environment", "grid",
+    "BenchPoint", "BenchResult", "DEFAULT_SYSTEMS", "MODES", "REPORT_SYSTEMS", "SYSTEMS", "environment", "grid",
     "measure_ceilings", "report_points", "run_sweep", "write_results",
 ]

@@ -287,6 +287,11 @@ def grid(seqlens: Sequence[int], head_dims: Sequence[int], causals: Sequence[boo
             for n in seqlens]
 
 
+# The report's systems: the FlashAttention-2 and cuDNN anchors, the memory-efficient backend and the
+# baseline. FlexAttention compiles per shape (tens of seconds each): it is in `flashio bench`, not here.
+REPORT_SYSTEMS = ("flashio", "standard", "sdpa_flash", "sdpa_efficient", "sdpa_cudnn")
+
+
 def report_points() -> list[BenchPoint]:
     """The sweep behind ``flashio report`` on a GPU: the anchors' grid at three lengths (a few minutes)."""
     return grid(seqlens=(1024, 4096, 16384), head_dims=(64, 128), causals=(False, True))

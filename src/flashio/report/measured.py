@@ -84,7 +84,7 @@ class BenchRun:
 
 
 def run_benchmarks(log=lambda message: None) -> BenchRun:
-    """Measure the ceilings and run ``report_points()`` over the bench's default systems and modes.
+    """Measure the ceilings and run ``report_points()`` over the bench's report systems (``bench.REPORT_SYSTEMS``) and modes.
 
     A missing bench module or a failure inside the sweep is recorded in ``BenchRun.error`` rather than
     raised, so that the model's part of the report is still written.
@@ -102,7 +102,7 @@ def run_benchmarks(log=lambda message: None) -> BenchRun:
         run.ceilings = dict(bench.measure_ceilings())
         points = bench.report_points()
         log(f"  running the sweep: {len(points)} shapes")
-        run.results = [result_dict(r) for r in bench.run_sweep(points, progress=True)]
+        run.results = [result_dict(r) for r in bench.run_sweep(points, bench.REPORT_SYSTEMS, progress=True)]
     except Exception as exc:  # noqa: BLE001 - the report keeps the model's sections whatever the bench does
         run.error = f"the benchmark sweep failed: {type(exc).__name__}: {exc}"
     run.seconds = time.perf_counter() - start
