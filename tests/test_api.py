@@ -179,3 +179,12 @@ def test_attention_has_scaled_dot_product_attention_positional_arguments():
     assert _positional(flashio.attention) == [
         ("query", _REQUIRED), ("key", _REQUIRED), ("value", _REQUIRED), ("attn_mask", None), ("dropout_p", 0.0),
         ("is_causal", False), ("scale", None), ("enable_gqa", False)]
+
+
+def test_reference_with_scores_scaled_after_the_product_computes_the_same_attention():
+    # Algorithm 0's order (scale the N×N scores) versus scaling Q first: the same function, different
+    # rounding; in float32 they agree to float32 rounding of values of magnitude ~1.
+    q, k, v = (torch.randn(2, 3, 37, 16) for _ in range(3))
+    scaled_after = flashio.attention_reference(q, k, v, causal=True, scale_scores=True)
+    scaled_before = flashio.attention_reference(q, k, v, causal=True)
+    assert torch.allclose(scaled_after, scaled_before, atol=1e-5, rtol=0)

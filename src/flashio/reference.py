@@ -47,6 +47,7 @@ def attention_reference(
     key_padding_mask: Optional[torch.Tensor] = None,
     upcast: bool = True,
     reorder_ops: bool = False,
+    scale_scores: bool = False,
     return_lse: bool = False,
 ):
     """Materialising attention on (B, H, N, d) tensors.
@@ -61,6 +62,8 @@ def attention_reference(
         key_padding_mask: bool (B, Nk), True for real keys.
         upcast: compute in float32 (True) or in the input dtype (False).
         reorder_ops: scale K rather than Q (a different rounding of the same function).
+        scale_scores: multiply the N×N scores by tau after Q Kᵀ, as the paper's Algorithm 0 does (one more
+            pass over N×N on a GPU): the benchmarks' baseline, and the op chain the IO model counts.
         return_lse: also return the row log-sum-exp (B, H, Nq) in float32.
     Returns:
         out (B, H, Nq, d) in the input dtype, and lse if ``return_lse``.
@@ -74,7 +77,9 @@ def attention_reference(
         v = v.repeat_interleave(heads // kv_heads, dim=1)
     seqlen_q, seqlen_k, head_dim = q.shape[2], k.shape[2], q.shape[3]
     tau = 1.0 / math.sqrt(head_dim) if scale is None else scale
-    if reorder_ops:
+    if scale_scores:
+        scores = (q @ k.transpose(-1, -2)) * tau
+    elif reorder_ops:
         scores = q @ (k * tau).transpose(-1, -2)
     else:
         scores = (q * tau) @ k.transpose(-1, -2)
@@ -82,21 +87,26 @@ def attention_reference(
     # Build a mask only when there is one: the unmasked path is exactly the plain PyTorch sequence
     # matmul -> softmax -> matmul that benchmarks compare against.
     visible = None
+    some_row_may_be_empty = False
     if causal:
         visible = causal_visibility(seqlen_q, seqlen_k, q.device)[None, None]
+        some_row_may_be_empty = seqlen_q > seqlen_k
     if block_mask is not None:
         blocks = expand_block_mask(block_mask.to(q.device), *block_size, seqlen_q, seqlen_k)
         visible = blocks if visible is None else visible & blocks
+        some_row_may_be_empty = True
     if key_padding_mask is not None:
         keys = key_padding_mask.to(device=q.device, dtype=torch.bool)[:, None, None, :]
         visible = keys if visible is None else visible & keys
+        some_row_may_be_empty = True
     if visible is not None:
         scores = scores.masked_fill(~visible, float("-inf"))
 
     lse = torch.logsumexp(scores.float(), dim=-1) if return_lse else None
     probs = torch.softmax(scores, dim=-1)
-    if visible is not None:
-        # Rows with no visible key give softmax(-inf, ..., -inf) = NaN: they attend to nothing.
+    if some_row_may_be_empty:
+        # Rows with no visible key give softmax(-inf, ..., -inf) = NaN: they attend to nothing. (A causal
+        # row i sees key 0 whenever seqlen_q <= seqlen_k: no extra pass over P is needed then.)
         probs = probs.masked_fill(~visible.any(dim=-1, keepdim=True), 0.0)
     if dropout_p > 0.0:
         keep = dropout_mask if dropout_mask is not None else (torch.rand_like(probs, dtype=torch.float32) >= dropout_p)

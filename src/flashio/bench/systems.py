@@ -127,8 +127,9 @@ def _flash_attn_package(inputs: Inputs) -> torch.Tensor:
 def _standard(inputs: Inputs) -> torch.Tensor:
     from flashio.reference import attention_reference
 
+    # The paper's Algorithm 0 op chain (scores scaled after Q·Kᵀ), which the IO model counts.
     return attention_reference(inputs.q, inputs.k, inputs.v, causal=inputs.causal, dropout_p=inputs.dropout_p,
-                               key_padding_mask=inputs.key_padding_mask, upcast=False)
+                               key_padding_mask=inputs.key_padding_mask, upcast=False, scale_scores=True)
 
 
 def _sdpa_mask(inputs: Inputs) -> Optional[torch.Tensor]:
