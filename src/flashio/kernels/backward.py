@@ -17,7 +17,7 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, sequence_bounds
+from flashio.kernels.common import dropout_keep, key_block_ranges, sequence_bounds
 
 
 @triton.jit
@@ -342,13 +342,7 @@ def attention_backward_dq_kernel(
                               seed, bh, drop_threshold, drop_rescale,
                               BLOCK_N, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, DOT_PRECISION)
     else:
-        if IS_CAUSAL:
-            end_n = tl.minimum(tl.maximum(start_m + BLOCK_M + causal_shift, 0), seqlen_k)
-            full_end = tl.minimum(tl.maximum(start_m + causal_shift + 1, 0), seqlen_k)
-        else:
-            end_n = seqlen_k
-            full_end = seqlen_k
-        full_end = (full_end // BLOCK_N) * BLOCK_N
+        full_end, end_n = key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
         for start_n in range(0, full_end, BLOCK_N):
             dq = _dq_tile(dq, q, do, lse2, delta, start_n, offs_m,
                           k_head, v_head, stride_kn, stride_kd, stride_vn, stride_vd,

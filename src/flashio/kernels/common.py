@@ -43,3 +43,23 @@ def sequence_bounds(cu_seqlens, batch, fixed_seqlen, IS_VARLEN: tl.constexpr):
         start = 0
         length = fixed_seqlen
     return start, length
+
+
+@triton.jit
+def key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                     IS_CAUSAL: tl.constexpr):
+    """(unmasked_end, end) for the query rows [start_m, start_m + BLOCK_M): key blocks starting below
+    ``unmasked_end`` need no mask at all; blocks in [unmasked_end, end) straddle the causal diagonal or the
+    end of the keys and are masked; keys from ``end`` on are invisible to every row of the block.
+
+    With causal attention (query i sees key j iff j <= i + seqlen_k - seqlen_q) the last visible key of
+    the block is start_m + BLOCK_M - 1 + shift and every row sees keys up to start_m + shift.
+    """
+    if IS_CAUSAL:
+        shift = seqlen_k - seqlen_q
+        end = tl.minimum(tl.maximum(start_m + BLOCK_M + shift, 0), seqlen_k)
+        unmasked_end = tl.minimum(tl.maximum(start_m + shift + 1, 0), seqlen_k)
+    else:
+        end = seqlen_k
+        unmasked_end = seqlen_k
+    return (unmasked_end // BLOCK_N) * BLOCK_N, end

@@ -14,7 +14,7 @@ never loaded (FlashAttention section 3.3).
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, sequence_bounds
+from flashio.kernels.common import dropout_keep, key_block_ranges, sequence_bounds
 
 
 @triton.jit
@@ -159,15 +159,7 @@ def attention_forward_kernel(
                     seed, bh, drop_threshold,
                     BLOCK_N, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, DOT_PRECISION)
     else:
-        if IS_CAUSAL:
-            # Keys this block's rows may see end at start_m + BLOCK_M - 1 + shift; keys every row
-            # sees end at start_m + shift.
-            end_n = tl.minimum(tl.maximum(start_m + BLOCK_M + causal_shift, 0), seqlen_k)
-            full_end = tl.minimum(tl.maximum(start_m + causal_shift + 1, 0), seqlen_k)
-        else:
-            end_n = seqlen_k
-            full_end = seqlen_k
-        full_end = (full_end // BLOCK_N) * BLOCK_N
+        full_end, end_n = key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
         for start_n in range(0, full_end, BLOCK_N):
             acc, l_i, m_i = _forward_tile(
                 acc, l_i, m_i, q, k_head, v_head, stride_kn, stride_kd, stride_vn, stride_vd,

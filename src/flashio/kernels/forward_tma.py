@@ -14,7 +14,7 @@ Triton 3.6 and does not compile for Hopper there (MLIR pass failure), so this ke
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import sequence_bounds
+from flashio.kernels.common import key_block_ranges, sequence_bounds
 
 
 @triton.jit
@@ -98,13 +98,7 @@ def attention_forward_tma_kernel(
     m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    if IS_CAUSAL:
-        end_n = tl.minimum(tl.maximum(start_m + BLOCK_M + causal_shift, 0), seqlen_k)
-        full_end = tl.minimum(tl.maximum(start_m + causal_shift + 1, 0), seqlen_k)
-    else:
-        end_n = seqlen_k
-        full_end = seqlen_k
-    full_end = (full_end // BLOCK_N) * BLOCK_N
+    full_end, end_n = key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
     acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m, seqlen_k,
                                       causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL)
     acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m, seqlen_k,
