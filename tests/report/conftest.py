@@ -8,14 +8,14 @@ reads the same files.
 from __future__ import annotations
 
 import json
-import math
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from filelock import FileLock
+
+from flashio.bench.sweep import BenchResult
 
 FAKE_DEVICE = "NVIDIA H200"
 FAKE_SEQLENS = (1024, 4096)
@@ -35,32 +35,8 @@ def _shared_folder(tmp_path_factory, name: str, build) -> Path:
     return folder
 
 
-@dataclass
-class FakeBenchResult:
-    """The fields of flashio.bench.BenchResult, filled with synthetic numbers."""
-
-    system: str
-    mode: str
-    seqlen: int
-    head_dim: int
-    batch: int
-    heads: int
-    causal: bool
-    dtype: str
-    dropout_p: float
-    padding: bool
-    time_ms: float = math.nan
-    tflops: float = math.nan
-    speedup_vs_standard: float = math.nan
-    extra_memory_gb: float = math.nan
-    max_abs_error: float = math.nan
-    status: str = "ok"
-    reason: str = ""
-    dram_read_bytes: float | None = None
-    dram_write_bytes: float | None = None
-
-    def to_dict(self) -> dict:
-        return asdict(self)
+# Synthetic rows use the bench's own result type, so the report is tested against the real fields.
+FakeBenchResult = BenchResult
 
 
 def fake_results() -> list[FakeBenchResult]:
