@@ -17,7 +17,7 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, key_block_ranges, sequence_bounds
+from flashio.kernels.common import dropout_keep, key_block_ranges, row_pointer, sequence_bounds
 
 
 @triton.jit
@@ -31,22 +31,21 @@ def attention_backward_preprocess_kernel(
 ):
     """D_i = sum_d dO_id * O_id in float32. Grid: (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch)."""
     pid_m = tl.program_id(0)
-    head = tl.program_id(1).to(tl.int64)
+    head = tl.program_id(1)
     batch = tl.program_id(2)
     q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
     start_m = pid_m * BLOCK_M
     if start_m >= seqlen_q:
         return
-    batch64 = batch.to(tl.int64)
     offs_m = start_m + tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
     mask = (offs_m[:, None] < seqlen_q) & (offs_d[None, :] < head_dim)
-    o_head = O + batch64 * stride_ob + head * stride_oh + tl.cast(q_start, tl.int64) * stride_om
-    do_head = DO + batch64 * stride_dob + head * stride_doh + tl.cast(q_start, tl.int64) * stride_dom
+    o_head = row_pointer(O, batch, head, q_start, stride_ob, stride_oh, stride_om)
+    do_head = row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom)
     o = tl.load(o_head + offs_m[:, None] * stride_om + offs_d[None, :] * stride_od, mask=mask, other=0.0)
     do = tl.load(do_head + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod, mask=mask, other=0.0)
     delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)
-    delta_head = DELTA + batch64 * stride_db + head * stride_dh + tl.cast(q_start, tl.int64) * stride_dm
+    delta_head = row_pointer(DELTA, batch, head, q_start, stride_db, stride_dh, stride_dm)
     tl.store(delta_head + offs_m * stride_dm, delta, mask=offs_m < seqlen_q)
 
 
@@ -153,12 +152,11 @@ def attention_backward_dkdv_kernel(
     start_n = pid_n * BLOCK_N
     if start_n >= seqlen_k:
         return
-    batch64 = batch.to(tl.int64)
     offs_n = start_n + tl.arange(0, BLOCK_N)
     offs_d = tl.arange(0, BLOCK_D)
     key_in = offs_n < seqlen_k
-    k_head = K + batch64 * stride_kb + kv_head.to(tl.int64) * stride_kh + tl.cast(k_start, tl.int64) * stride_kn
-    v_head = V + batch64 * stride_vb + kv_head.to(tl.int64) * stride_vh + tl.cast(k_start, tl.int64) * stride_vn
+    k_head = row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn)
+    v_head = row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn)
     k = _load_rows(k_head + offs_n[:, None] * stride_kn + offs_d[None, :] * stride_kd,
                    key_in, offs_d, head_dim, EVEN_D)
     v = _load_rows(v_head + offs_n[:, None] * stride_vn + offs_d[None, :] * stride_vd,
@@ -183,17 +181,16 @@ def attention_backward_dkdv_kernel(
 
     for group_member in range(0, kv_group_size):
         head = kv_head * kv_group_size + group_member
-        head64 = head.to(tl.int64)
-        q_head = Q + batch64 * stride_qb + head64 * stride_qh + tl.cast(q_start, tl.int64) * stride_qm
-        do_head = DO + batch64 * stride_dob + head64 * stride_doh + tl.cast(q_start, tl.int64) * stride_dom
-        lse_head = LSE + batch64 * stride_lb + head64 * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
-        delta_head = DELTA + batch64 * stride_lb + head64 * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
-        dq_head = DQ_ACC + batch64 * stride_dqb + head64 * stride_dqh + tl.cast(q_start, tl.int64) * stride_dqm
+        q_head = row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm)
+        do_head = row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom)
+        lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
+        delta_head = row_pointer(DELTA, batch, head, q_start, stride_lb, stride_lh, stride_lm)
+        dq_head = row_pointer(DQ_ACC, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm)
         bh = batch * num_heads + head
         if BLOCK_SPARSE:
             sparse_col = start_n // SPARSE_BLOCK_N
-            count_ptr = sparse_counts + batch64 * stride_scb + head * stride_sch + sparse_col * stride_scn
-            index_base = sparse_indices + batch64 * stride_sib + head * stride_sih + sparse_col * stride_sin
+            count_ptr = row_pointer(sparse_counts, batch, head, sparse_col, stride_scb, stride_sch, stride_scn)
+            index_base = row_pointer(sparse_indices, batch, head, sparse_col, stride_sib, stride_sih, stride_sin)
             num_listed = tl.load(count_ptr)
             for listed in range(0, num_listed):
                 query_block = tl.load(index_base + listed * stride_sik)
@@ -227,8 +224,8 @@ def attention_backward_dkdv_kernel(
                     BLOCK_M, False, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION)
 
     dk = dk * softmax_scale
-    dk_head = DK + batch64 * stride_dkb + kv_head.to(tl.int64) * stride_dkh + tl.cast(k_start, tl.int64) * stride_dkn
-    dv_head = DV + batch64 * stride_dvb + kv_head.to(tl.int64) * stride_dvh + tl.cast(k_start, tl.int64) * stride_dvn
+    dk_head = row_pointer(DK, batch, kv_head, k_start, stride_dkb, stride_dkh, stride_dkn)
+    dv_head = row_pointer(DV, batch, kv_head, k_start, stride_dvb, stride_dvh, stride_dvn)
     store_mask = key_in[:, None] & (offs_d[None, :] < head_dim)
     tl.store(dk_head + offs_n[:, None] * stride_dkn + offs_d[None, :] * stride_dkd,
              dk.to(DK.dtype.element_ty), mask=store_mask)
@@ -305,14 +302,12 @@ def attention_backward_dq_kernel(
     if start_m >= seqlen_q:
         return
     kv_head = head // kv_group_size
-    batch64 = batch.to(tl.int64)
-    head64 = head.to(tl.int64)
-    q_head = Q + batch64 * stride_qb + head64 * stride_qh + tl.cast(q_start, tl.int64) * stride_qm
-    do_head = DO + batch64 * stride_dob + head64 * stride_doh + tl.cast(q_start, tl.int64) * stride_dom
-    lse_head = LSE + batch64 * stride_lb + head64 * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
-    delta_head = DELTA + batch64 * stride_lb + head64 * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
-    k_head = K + batch64 * stride_kb + kv_head.to(tl.int64) * stride_kh + tl.cast(k_start, tl.int64) * stride_kn
-    v_head = V + batch64 * stride_vb + kv_head.to(tl.int64) * stride_vh + tl.cast(k_start, tl.int64) * stride_vn
+    q_head = row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm)
+    do_head = row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom)
+    lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
+    delta_head = row_pointer(DELTA, batch, head, q_start, stride_lb, stride_lh, stride_lm)
+    k_head = row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn)
+    v_head = row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn)
 
     offs_m = start_m + tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
@@ -330,8 +325,8 @@ def attention_backward_dq_kernel(
 
     if BLOCK_SPARSE:
         sparse_row = start_m // SPARSE_BLOCK_M
-        count_ptr = sparse_counts + batch64 * stride_scb + head * stride_sch + sparse_row * stride_scm
-        index_base = sparse_indices + batch64 * stride_sib + head * stride_sih + sparse_row * stride_sim
+        count_ptr = row_pointer(sparse_counts, batch, head, sparse_row, stride_scb, stride_sch, stride_scm)
+        index_base = row_pointer(sparse_indices, batch, head, sparse_row, stride_sib, stride_sih, stride_sim)
         num_listed = tl.load(count_ptr)
         for listed in range(0, num_listed):
             key_block = tl.load(index_base + listed * stride_sik)
@@ -357,7 +352,7 @@ def attention_backward_dq_kernel(
                           BLOCK_N, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, DOT_PRECISION)
 
     dq = dq * softmax_scale
-    dq_head = DQ + batch64 * stride_dqb + head64 * stride_dqh + tl.cast(q_start, tl.int64) * stride_dqm
+    dq_head = row_pointer(DQ, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm)
     tl.store(dq_head + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd,
              dq.to(DQ.dtype.element_ty), mask=row_in[:, None] & (offs_d[None, :] < head_dim))
 
@@ -377,7 +372,7 @@ def dropout_mask_kernel(
     head = tl.program_id(1)
     batch = tl.program_id(2)
     offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    base = KEEP + batch.to(tl.int64) * stride_kb + head.to(tl.int64) * stride_kh
+    base = row_pointer(KEEP, batch, head, 0, stride_kb, stride_kh, stride_km)
     bh = batch * num_heads + head
     for start_n in range(0, seqlen_k, BLOCK_N):
         offs_n = start_n + tl.arange(0, BLOCK_N)

@@ -63,3 +63,11 @@ def key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M: tl.constexpr, BLOCK_N
         end = seqlen_k
         unmasked_end = seqlen_k
     return (unmasked_end // BLOCK_N) * BLOCK_N, end
+
+
+@triton.jit
+def row_pointer(base, batch, head, row, stride_b, stride_h, stride_row):
+    """Address of ``row`` of (``batch``, ``head``) in a tensor with these strides, computed in 64 bits
+    (a packed batch or a large one can hold more than 2**31 elements)."""
+    return base + tl.cast(batch, tl.int64) * stride_b + tl.cast(head, tl.int64) * stride_h + \
+        tl.cast(row, tl.int64) * stride_row

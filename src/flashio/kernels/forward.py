@@ -14,7 +14,7 @@ never loaded (FlashAttention section 3.3).
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, key_block_ranges, sequence_bounds
+from flashio.kernels.common import dropout_keep, key_block_ranges, row_pointer, sequence_bounds
 
 
 @triton.jit
@@ -119,12 +119,11 @@ def attention_forward_kernel(
     if start_m >= seqlen_q:
         return
     kv_head = head // kv_group_size
-    batch64 = batch.to(tl.int64)
-    q_head = Q + batch64 * stride_qb + head.to(tl.int64) * stride_qh + tl.cast(q_start, tl.int64) * stride_qm
-    k_head = K + batch64 * stride_kb + kv_head.to(tl.int64) * stride_kh + tl.cast(k_start, tl.int64) * stride_kn
-    v_head = V + batch64 * stride_vb + kv_head.to(tl.int64) * stride_vh + tl.cast(k_start, tl.int64) * stride_vn
-    o_head = O + batch64 * stride_ob + head.to(tl.int64) * stride_oh + tl.cast(q_start, tl.int64) * stride_om
-    lse_head = LSE + batch64 * stride_lb + head.to(tl.int64) * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
+    q_head = row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm)
+    k_head = row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn)
+    v_head = row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn)
+    o_head = row_pointer(O, batch, head, q_start, stride_ob, stride_oh, stride_om)
+    lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
 
     offs_m = start_m + tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
@@ -146,8 +145,8 @@ def attention_forward_kernel(
         # Visit only the key blocks listed for this query block; every visited tile is masked
         # (causal and sequence end), which costs little next to the loads it saves.
         sparse_row = start_m // SPARSE_BLOCK_M
-        count_ptr = sparse_counts + batch64 * stride_scb + head * stride_sch + sparse_row * stride_scm
-        index_base = sparse_indices + batch64 * stride_sib + head * stride_sih + sparse_row * stride_sim
+        count_ptr = row_pointer(sparse_counts, batch, head, sparse_row, stride_scb, stride_sch, stride_scm)
+        index_base = row_pointer(sparse_indices, batch, head, sparse_row, stride_sib, stride_sih, stride_sim)
         num_listed = tl.load(count_ptr)
         for listed in range(0, num_listed):
             key_block = tl.load(index_base + listed * stride_sik)

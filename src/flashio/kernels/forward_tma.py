@@ -14,7 +14,7 @@ Triton 3.6 and does not compile for Hopper there (MLIR pass failure), so this ke
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import key_block_ranges, sequence_bounds
+from flashio.kernels.common import key_block_ranges, row_pointer, sequence_bounds
 
 
 @triton.jit
@@ -77,18 +77,17 @@ def attention_forward_tma_kernel(
     if start_m >= seqlen_q:
         return
     kv_head = head // kv_group_size
-    batch64 = batch.to(tl.int64)
     q_desc = tl.make_tensor_descriptor(
-        Q + batch64 * stride_qb + head.to(tl.int64) * stride_qh + tl.cast(q_start, tl.int64) * stride_qm,
+        row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm),
         shape=[seqlen_q, HEAD_DIM], strides=[stride_qm, 1], block_shape=[BLOCK_M, HEAD_DIM])
     k_desc = tl.make_tensor_descriptor(
-        K + batch64 * stride_kb + kv_head.to(tl.int64) * stride_kh + tl.cast(k_start, tl.int64) * stride_kn,
+        row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn),
         shape=[seqlen_k, HEAD_DIM], strides=[stride_kn, 1], block_shape=[BLOCK_N, HEAD_DIM])
     v_desc = tl.make_tensor_descriptor(
-        V + batch64 * stride_vb + kv_head.to(tl.int64) * stride_vh + tl.cast(k_start, tl.int64) * stride_vn,
+        row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn),
         shape=[seqlen_k, HEAD_DIM], strides=[stride_vn, 1], block_shape=[BLOCK_N, HEAD_DIM])
     o_desc = tl.make_tensor_descriptor(
-        O + batch64 * stride_ob + head.to(tl.int64) * stride_oh + tl.cast(q_start, tl.int64) * stride_om,
+        row_pointer(O, batch, head, q_start, stride_ob, stride_oh, stride_om),
         shape=[seqlen_q, HEAD_DIM], strides=[stride_om, 1], block_shape=[BLOCK_M, HEAD_DIM])
 
     offs_m = start_m + tl.arange(0, BLOCK_M)
@@ -107,6 +106,6 @@ def attention_forward_tma_kernel(
     empty = l_i == 0.0
     l_safe = tl.where(empty, 1.0, l_i)
     lse = tl.where(empty, float("-inf"), (m_i + tl.math.log2(l_safe)) / LOG2E)
-    lse_head = LSE + batch64 * stride_lb + head.to(tl.int64) * stride_lh + tl.cast(q_start, tl.int64) * stride_lm
+    lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
     tl.store(lse_head + offs_m * stride_lm, lse, mask=offs_m < seqlen_q)
     o_desc.store([start_m, 0], (acc * (1.0 / l_safe)[:, None]).to(O.dtype.element_ty))
