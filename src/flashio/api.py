@@ -94,7 +94,13 @@ def run_attention(
 
     options = AttentionOptions(layout, scale, causal, dropout_p, deterministic, varlen, sparse)
     seed = draw_dropout_seed() if dropout_p > 0 else 0
-    out, lse = FlashAttentionFunction.apply(q, k, v, options, seed)
+    if torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad):
+        out, lse = FlashAttentionFunction.apply(q, k, v, options, seed)
+    else:
+        # Inference: no graph to record, so skip autograd's per-call bookkeeping.
+        out, lse = launchers.attention_forward(
+            q, k, v, layout=layout, softmax_scale=scale, causal=causal, dropout_p=dropout_p, seed=seed,
+            varlen=varlen, sparse=sparse)
     if not return_probs:
         return out, lse
     probs = _attention_probabilities(q, k, lse, options, seed, block_mask, block_size)
