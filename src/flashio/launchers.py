@@ -12,7 +12,6 @@ No tensor is copied to change its layout; outputs are allocated in the layout of
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -62,7 +61,7 @@ class Problem:
     seqlen_k: int
     head_dim: int
     varlen: Optional[VarlenInfo]
-    block_d: int = 0  # head_dim padded to a power of two (at least 16), set by describe()
+    block_d: int  # head_dim padded to a power of two, at least 16 (tl.dot needs K >= 16)
 
     @property
     def group_size(self) -> int:
@@ -419,7 +418,3 @@ def dropout_keep_mask(batch: int, num_heads: int, seqlen_q: int, seqlen_k: int, 
         BLOCK_M=block_m, BLOCK_N=block_n,
     )
     return keep.bool()
-
-
-def default_softmax_scale(head_dim: int) -> float:
-    return 1.0 / math.sqrt(head_dim)
