@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import Callable, Hashable, Sequence, TypeVar
+from typing import Callable, Hashable, Optional, Sequence, TypeVar
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,10 @@ class TileConfig:
 
     ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
     ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
-    pass (the forward has ``"pointer"``, the portable kernel, and ``"tma"``, the tensor-descriptor kernel).
+    pass (``"pointer"``, the portable kernel, or ``"tma"``, the tensor-descriptor kernel of Hopper and
+    newer); ``lookahead``: (tensor-descriptor forward) issue the next block's Q K^T before the current
+    block's softmax; ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so
+    that more programs fit on a multiprocessor; None leaves the choice to the compiler.
     """
 
     block_m: int
@@ -29,6 +32,15 @@ class TileConfig:
     num_warps: int = 4
     num_stages: int = 2
     path: str = "pointer"
+    lookahead: bool = False
+    max_registers: Optional[int] = None
+
+    def launch_options(self) -> dict:
+        """Keyword arguments of a Triton launch for this configuration."""
+        options = dict(num_warps=self.num_warps, num_stages=self.num_stages)
+        if self.max_registers is not None:
+            options["maxnreg"] = self.max_registers
+        return options
 
     def clipped(self, max_block_m: int, max_block_n: int) -> "TileConfig":
         """The same configuration with tiles no larger than the given limits (powers of two)."""
@@ -78,6 +90,17 @@ BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(32, 32, 4, 2),
     ),
 }
+# The tensor-descriptor backward kernels (Hopper and newer; see kernels/backward_tma.py).
+BACKWARD_DKDV_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(64, 128, 8, 2, "tma"), TileConfig(64, 128, 8, 3, "tma"), TileConfig(64, 64, 4, 3, "tma")),
+    128: (TileConfig(64, 128, 8, 2, "tma"), TileConfig(64, 128, 8, 3, "tma"), TileConfig(64, 64, 4, 3, "tma")),
+    256: (TileConfig(32, 64, 4, 2, "tma"), TileConfig(64, 64, 8, 1, "tma")),
+}
+BACKWARD_DQ_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(128, 64, 8, 3, "tma"), TileConfig(128, 128, 8, 2, "tma")),
+    128: (TileConfig(128, 64, 8, 2, "tma"), TileConfig(64, 64, 4, 3, "tma")),
+    256: (TileConfig(64, 32, 4, 2, "tma"), TileConfig(64, 64, 8, 1, "tma")),
+}
 BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
         TileConfig(128, 64, 8, 3), TileConfig(64, 64, 4, 3), TileConfig(128, 128, 8, 2),
@@ -110,10 +133,10 @@ def length_bucket(n: int) -> int:
     return bucket
 
 
-def forced_forward_path() -> str | None:
-    """``FLASHIO_FORWARD_PATH=pointer|tma`` forces a forward kernel where it applies (tests and
-    experiments); unset, the path is part of the tuned choice."""
-    return os.environ.get("FLASHIO_FORWARD_PATH") or None
+def forced_path(kernel_pass: str) -> str | None:
+    """``FLASHIO_FORWARD_PATH=pointer|tma`` (``FLASHIO_BACKWARD_PATH`` for the backward) forces a kernel
+    where it applies (tests and experiments); unset, the path is part of the tuned choice."""
+    return os.environ.get(f"FLASHIO_{kernel_pass.upper()}_PATH") or None
 
 
 def autotune_enabled() -> bool:

@@ -20,10 +20,11 @@ import torch
 import triton
 
 from flashio import configs
-from flashio._interpreter_compat import ensure_interpreter_bf16_dot
+from flashio._interpreter_compat import ensure_interpreter_fixes
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
+from flashio.kernels import backward_tma as backward_tma_kernels
 from flashio.kernels import forward as forward_kernels
 from flashio.kernels import forward_tma as forward_tma_kernels
 
@@ -70,7 +71,7 @@ class Problem:
 
 def describe(q: torch.Tensor, k: torch.Tensor, layout: str, varlen: Optional[VarlenInfo]) -> Problem:
     if not q.is_cuda:
-        ensure_interpreter_bf16_dot()
+        ensure_interpreter_fixes()
     if layout == "bhnd":
         batch, heads, seqlen_q, head_dim = q.shape
         kv_heads, seqlen_k = k.shape[1], k.shape[2]
@@ -232,6 +233,22 @@ def _ensure_tma_allocator() -> None:
         _TMA_ALLOCATOR_SET = True
 
 
+def _has_tma(q: torch.Tensor) -> bool:
+    """Whether the tensor-descriptor kernels compete in the tuned choice: Hopper (sm_90) or newer."""
+    return q.is_cuda and device_capability(q.device)[0] >= 9
+
+
+def _forced_tma_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_default: TileConfig,
+                       candidates: dict) -> TileConfig:
+    """The tensor-descriptor configuration used when ``FLASHIO_*_PATH`` forces that kernel: ``tma``, or
+    (forward) ``tma-lookahead`` for its software-pipelined loop."""
+    if forced not in ("tma", "tma-lookahead"):
+        raise ValueError(f"FLASHIO_*_PATH must be 'pointer', 'tma' or 'tma-lookahead', got {forced!r}")
+    base = replace(interpreter_default, path="tma") if not q.is_cuda else \
+        candidates[configs.head_dim_bucket(problem.block_d)][0]
+    return replace(base, lookahead=forced == "tma-lookahead")
+
+
 def attention_forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     layout: str, softmax_scale: float, causal: bool, dropout_p: float, seed: int,
@@ -269,8 +286,8 @@ def attention_forward(
                 *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                 cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
-                IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
-                num_warps=config.num_warps, num_stages=config.num_stages,
+                IS_CAUSAL=causal, IS_VARLEN=varlen is not None, LOOKAHEAD=config.lookahead,
+                **config.launch_options(),
             )
             return
         forward_kernels.attention_forward_kernel[grid](
@@ -280,18 +297,17 @@ def attention_forward(
             problem.group_size, problem.num_heads, problem.head_dim, softmax_scale,
             seed, drop_threshold, drop_rescale,
             *sparse_args[:-2],
-            BLOCK_M=config.block_m, BLOCK_N=config.block_n,
-            num_warps=config.num_warps, num_stages=config.num_stages, **flags,
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n, **config.launch_options(), **flags,
         )
 
     tma_ok = q.dtype != torch.float32 and _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
-    forced = configs.forced_forward_path()
+    forced = configs.forced_path("forward")
     if forced is not None and forced != "pointer" and tma_ok:
-        config = replace(configs.INTERPRETER_FORWARD if not q.is_cuda else configs.FORWARD_TMA_CANDIDATES[
-            configs.head_dim_bucket(problem.block_d)][0], path=forced)
+        config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_FORWARD,
+                                    configs.FORWARD_TMA_CANDIDATES)
     else:
         tma_candidates = None
-        if tma_ok and forced is None and q.is_cuda and device_capability(q.device)[0] >= 9:
+        if tma_ok and forced is None and _has_tma(q):
             tma_candidates = configs.FORWARD_TMA_CANDIDATES
         # Whether the TMA kernel may run is part of the key: a choice made for aligned, contiguous inputs
         # must not be reused for inputs the TMA kernel cannot take.
@@ -346,46 +362,91 @@ def attention_backward(
     row_sparse = _sparse_args(sparse, by_rows=True, q=q)
     base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None)
 
+    tensor_strides = {name: strides_bhnd(t, layout) for name, t in
+                      (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
+    tma_ok = q.dtype != torch.float32 and _tma_eligible(
+        problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
+    forced = configs.forced_path("backward")
+    use_tma_candidates = tma_ok and forced is None and _has_tma(q)
+    if tma_ok and q.is_cuda:
+        _ensure_tma_allocator()
+
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
         dq_accumulator = torch.empty(q.shape, device=q.device, dtype=torch.float32) if atomic_dq else dq
+        dq_acc_strides = strides_bhnd(dq_accumulator, layout)
 
         def launch_dkdv(config: TileConfig):
             if atomic_dq:
                 dq_accumulator.zero_()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            if config.path == "tma":
+                backward_tma_kernels.attention_backward_dkdv_tma_kernel[grid](
+                    q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+                    *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                    *stats_strides,
+                    *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)), *dq_acc_strides[:3],
+                    cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
+                    BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                    IS_CAUSAL=causal, IS_VARLEN=varlen is not None, ATOMIC_DQ=atomic_dq,
+                    **config.launch_options(),
+                )
+                return
             backward_kernels.attention_backward_dkdv_kernel[grid](
                 q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
-                *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
-                *strides_bhnd(grad_out, layout), *stats_strides,
-                *strides_bhnd(dk, layout), *strides_bhnd(dv, layout), *strides_bhnd(dq_accumulator, layout),
+                *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
+                *tensor_strides["do"], *stats_strides,
+                *tensor_strides["dk"], *tensor_strides["dv"], *dq_acc_strides,
                 *scalars, *col_sparse[:-2],
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n,
                 SPARSE_BLOCK_M=col_sparse[-2], SPARSE_BLOCK_N=col_sparse[-1], ATOMIC_DQ=atomic_dq,
-                num_warps=config.num_warps, num_stages=config.num_stages, **common,
+                **config.launch_options(), **common,
             )
 
         def launch_dq(config: TileConfig):
             grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+            if config.path == "tma":
+                backward_tma_kernels.attention_backward_dq_tma_kernel[grid](
+                    q, k, v, grad_out, lse, delta, dq,
+                    *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                    *stats_strides, *tensor_strides["dq"][:3],
+                    cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
+                    BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                    IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
+                    **config.launch_options(),
+                )
+                return
             backward_kernels.attention_backward_dq_kernel[grid](
                 q, k, v, grad_out, lse, delta, dq,
-                *strides_bhnd(q, layout), *strides_bhnd(k, layout), *strides_bhnd(v, layout),
-                *strides_bhnd(grad_out, layout), *stats_strides, *strides_bhnd(dq, layout),
+                *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
+                *tensor_strides["do"], *stats_strides, *tensor_strides["dq"],
                 *scalars, *row_sparse[:-2],
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n,
                 SPARSE_BLOCK_M=row_sparse[-2], SPARSE_BLOCK_N=row_sparse[-1],
-                num_warps=config.num_warps, num_stages=config.num_stages, **common,
+                **config.launch_options(), **common,
             )
 
-        config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
-                       configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse)
-        launch_dkdv(config)
+        if forced is not None and forced != "pointer" and tma_ok:
+            dkdv_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,
+                                             configs.BACKWARD_DKDV_TMA_CANDIDATES)
+        else:
+            dkdv_config = _pick(
+                "backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV, configs.BACKWARD_DKDV_CANDIDATES,
+                launch_dkdv, (*base_flags, atomic_dq, use_tma_candidates), sparse,
+                extra_candidates=configs.BACKWARD_DKDV_TMA_CANDIDATES if use_tma_candidates else None)
+        launch_dkdv(dkdv_config)
         if atomic_dq:
             dq.copy_(dq_accumulator)
             return
-        config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
-                       configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse)
-        launch_dq(config)
+        if forced is not None and forced != "pointer" and tma_ok:
+            dq_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,
+                                           configs.BACKWARD_DQ_TMA_CANDIDATES)
+        else:
+            dq_config = _pick(
+                "backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ, configs.BACKWARD_DQ_CANDIDATES,
+                launch_dq, (*base_flags, use_tma_candidates), sparse,
+                extra_candidates=configs.BACKWARD_DQ_TMA_CANDIDATES if use_tma_candidates else None)
+        launch_dq(dq_config)
 
     if deterministic:
         run(atomic_dq=False)
@@ -395,7 +456,7 @@ def attention_backward(
         # Which dQ strategy wins depends on the shape (measured on the H200: the separate kernel is ~15%
         # faster at d=64, even at d=128), so it is tuned and cached like a tile shape.
         strategy = configs.choose_config(
-            _tune_key("backward_dq_strategy", problem, q, *base_flags), ("atomic", "separate"),
+            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma_candidates), ("atomic", "separate"),
             lambda option: _time_ms(lambda: run(atomic_dq=option == "atomic")))
         run(atomic_dq=strategy == "atomic")
     return dq, dk, dv
