@@ -46,25 +46,34 @@ configs.choose_config = _forcing_choose
 configs.cached_choice = _forcing_cached
 
 
-def tma(bm, bn, w, s, lookahead=False, regs=None):
-    return TileConfig(bm, bn, w, s, "tma", lookahead, regs)
+def tma(bm, bn, w, s, regs=None):
+    return TileConfig(bm, bn, w, s, "tma", regs)
 
 
+def ptr(bm, bn, w, s, regs=None):
+    return TileConfig(bm, bn, w, s, "pointer", regs)
+
+
+# v0.5 run A (results/2026-11-30_h200_v0.5_variants_a.json) measured a look-ahead loop (Q K^T of the next
+# block before the current softmax; since removed: slower) and register caps; run B (these lists) the
+# register-capped tiles that let two programs share a multiprocessor, and the tensor-descriptor backward.
 FORWARD_VARIANTS = {
-    64: [None, tma(128, 128, 8, 3), tma(128, 64, 4, 3), tma(128, 128, 8, 3, True), tma(128, 64, 4, 3, True),
-         tma(128, 64, 8, 3, True), tma(128, 64, 8, 2, True, 128), tma(128, 64, 8, 2, False, 128)],
-    128: [None, tma(128, 128, 8, 3), tma(128, 64, 8, 3), tma(128, 128, 8, 3, True), tma(128, 64, 8, 3, True),
-          tma(128, 128, 8, 2, True), tma(128, 64, 8, 2, True, 128), tma(128, 64, 8, 2, False, 128)],
-    256: [None, tma(64, 64, 4, 2), tma(128, 64, 8, 2), tma(128, 64, 8, 2, True), tma(64, 64, 4, 2, True)],
+    64: [None, ptr(128, 64, 4, 3, 128), ptr(128, 64, 8, 2, 128), tma(128, 64, 4, 3, 128),
+         ptr(64, 64, 4, 3, 128)],
+    128: [None, tma(128, 64, 8, 2, 128), ptr(128, 64, 8, 2, 128), tma(128, 64, 8, 2, 168),
+          ptr(64, 64, 4, 3, 128), tma(128, 128, 8, 2, 128)],
+    256: [None, tma(64, 64, 4, 2), tma(128, 64, 8, 2), ptr(64, 64, 4, 2, 128), tma(64, 64, 4, 2, 128)],
 }
 # (strategy, dkdv config, dq config)
 BACKWARD_VARIANTS = {
     64: [None, ("atomic", tma(64, 128, 8, 2), None), ("atomic", tma(64, 128, 8, 3), None),
          ("atomic", tma(64, 64, 4, 3), None), ("atomic", tma(128, 128, 8, 2), None),
-         ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 3))],
+         ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 3)),
+         ("separate", tma(64, 128, 8, 3), tma(128, 128, 8, 2))],
     128: [None, ("atomic", tma(64, 128, 8, 2), None), ("atomic", tma(64, 128, 8, 3), None),
-          ("atomic", tma(64, 64, 4, 3), None), ("atomic", tma(128, 128, 8, 2), None),
-          ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 2))],
+          ("atomic", tma(64, 64, 4, 3), None), ("atomic", tma(128, 64, 8, 2), None),
+          ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 2)),
+          ("separate", ptr(64, 128, 8, 2), tma(128, 64, 8, 2))],
     256: [None, ("atomic", tma(32, 64, 4, 2), None), ("atomic", tma(64, 64, 8, 1), None),
           ("separate", tma(32, 64, 4, 2), tma(64, 32, 4, 2))],
 }
@@ -75,7 +84,7 @@ def _label(variant) -> str:
         return "tuned"
     if isinstance(variant, TileConfig):
         c = variant
-        extra = ("+look" if c.lookahead else "") + (f"+r{c.max_registers}" if c.max_registers else "")
+        extra = f"+r{c.max_registers}" if c.max_registers else ""
         return f"{c.path}{extra} {c.block_m}x{c.block_n} w{c.num_warps} s{c.num_stages}"
     strategy, dkdv, dq = variant
     return f"{strategy} dkdv[{_label(dkdv)}]" + (f" dq[{_label(dq)}]" if dq else "")

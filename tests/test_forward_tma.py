@@ -1,8 +1,6 @@
 """The tensor-descriptor forward kernel (kernels/forward_tma.py) computes the same attention as the
-reference, with its plain loop and with its software-pipelined one (Q K^T of the next key block issued
-before the softmax of the current one). On a GPU it competes with the portable kernel in the tuned
-choice; here it is forced with FLASHIO_FORWARD_PATH and run through the interpreter, which emulates
-tensor descriptors."""
+reference. On a GPU it competes with the portable kernel in the tuned choice; here it is forced with
+FLASHIO_FORWARD_PATH=tma and run through the interpreter, which emulates tensor descriptors."""
 
 import pytest
 import torch
@@ -11,9 +9,9 @@ import flashio
 from flashio.reference import attention_reference
 
 
-@pytest.fixture(autouse=True, params=["tma", "tma-lookahead"])
-def force_tma_path(monkeypatch, request):
-    monkeypatch.setenv("FLASHIO_FORWARD_PATH", request.param)
+@pytest.fixture(autouse=True)
+def force_tma_path(monkeypatch):
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "tma")
 
 
 def _assert_close(out, ref, dtype):

@@ -18,6 +18,7 @@ from typing import Optional
 
 import torch
 import triton
+from triton.runtime import _allocation as _triton_allocation  # private: the allocator check below
 
 from flashio import configs
 from flashio._interpreter_compat import ensure_interpreter_fixes
@@ -222,15 +223,18 @@ def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: 
     return True
 
 
-_TMA_ALLOCATOR_SET = False
+def _tma_scratch(size: int, alignment: int, stream) -> torch.Tensor:
+    """Global scratch memory for in-kernel tensor descriptors (Triton asks for it at launch)."""
+    return torch.empty(size, device="cuda", dtype=torch.int8)
 
 
 def _ensure_tma_allocator() -> None:
-    """In-kernel tensor descriptors need global scratch memory from a Triton allocator (set once)."""
-    global _TMA_ALLOCATOR_SET
-    if not _TMA_ALLOCATOR_SET:
-        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
-        _TMA_ALLOCATOR_SET = True
+    """In-kernel tensor descriptors need scratch memory from a Triton allocator. Triton keeps the
+    allocator in a context variable, which is per thread: PyTorch runs backward passes on its own
+    autograd threads, so the check is made on every call (a context-variable read), not once. An
+    allocator the user has set is kept."""
+    if isinstance(_triton_allocation._allocator.get(), _triton_allocation.NullAllocator):
+        triton.set_allocator(_tma_scratch)
 
 
 def _has_tma(q: torch.Tensor) -> bool:
@@ -240,13 +244,12 @@ def _has_tma(q: torch.Tensor) -> bool:
 
 def _forced_tma_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_default: TileConfig,
                        candidates: dict) -> TileConfig:
-    """The tensor-descriptor configuration used when ``FLASHIO_*_PATH`` forces that kernel: ``tma``, or
-    (forward) ``tma-lookahead`` for its software-pipelined loop."""
-    if forced not in ("tma", "tma-lookahead"):
-        raise ValueError(f"FLASHIO_*_PATH must be 'pointer', 'tma' or 'tma-lookahead', got {forced!r}")
-    base = replace(interpreter_default, path="tma") if not q.is_cuda else \
-        candidates[configs.head_dim_bucket(problem.block_d)][0]
-    return replace(base, lookahead=forced == "tma-lookahead")
+    """The tensor-descriptor configuration used when ``FLASHIO_*_PATH=tma`` forces that kernel."""
+    if forced != "tma":
+        raise ValueError(f"FLASHIO_FORWARD_PATH / FLASHIO_BACKWARD_PATH must be 'pointer' or 'tma', got {forced!r}")
+    if not q.is_cuda:
+        return replace(interpreter_default, path="tma")
+    return candidates[configs.head_dim_bucket(problem.block_d)][0]
 
 
 def attention_forward(
@@ -286,7 +289,7 @@ def attention_forward(
                 *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                 cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
-                IS_CAUSAL=causal, IS_VARLEN=varlen is not None, LOOKAHEAD=config.lookahead,
+                IS_CAUSAL=causal, IS_VARLEN=varlen is not None,
                 **config.launch_options(),
             )
             return
@@ -366,10 +369,9 @@ def attention_backward(
                       (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
     tma_ok = q.dtype != torch.float32 and _tma_eligible(
         problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
+    # The tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES).
     forced = configs.forced_path("backward")
-    use_tma_candidates = tma_ok and forced is None and _has_tma(q)
-    if tma_ok and q.is_cuda:
-        _ensure_tma_allocator()
+    use_tma = forced is not None and forced != "pointer" and tma_ok
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
@@ -381,6 +383,8 @@ def attention_backward(
                 dq_accumulator.zero_()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
             if config.path == "tma":
+                if q.is_cuda:
+                    _ensure_tma_allocator()
                 backward_tma_kernels.attention_backward_dkdv_tma_kernel[grid](
                     q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                     *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
@@ -406,6 +410,8 @@ def attention_backward(
         def launch_dq(config: TileConfig):
             grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
             if config.path == "tma":
+                if q.is_cuda:
+                    _ensure_tma_allocator()
                 backward_tma_kernels.attention_backward_dq_tma_kernel[grid](
                     q, k, v, grad_out, lse, delta, dq,
                     *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
@@ -426,26 +432,22 @@ def attention_backward(
                 **config.launch_options(), **common,
             )
 
-        if forced is not None and forced != "pointer" and tma_ok:
+        if use_tma:
             dkdv_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,
                                              configs.BACKWARD_DKDV_TMA_CANDIDATES)
         else:
-            dkdv_config = _pick(
-                "backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV, configs.BACKWARD_DKDV_CANDIDATES,
-                launch_dkdv, (*base_flags, atomic_dq, use_tma_candidates), sparse,
-                extra_candidates=configs.BACKWARD_DKDV_TMA_CANDIDATES if use_tma_candidates else None)
+            dkdv_config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
+                                configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse)
         launch_dkdv(dkdv_config)
         if atomic_dq:
             dq.copy_(dq_accumulator)
             return
-        if forced is not None and forced != "pointer" and tma_ok:
+        if use_tma:
             dq_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,
                                            configs.BACKWARD_DQ_TMA_CANDIDATES)
         else:
-            dq_config = _pick(
-                "backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ, configs.BACKWARD_DQ_CANDIDATES,
-                launch_dq, (*base_flags, use_tma_candidates), sparse,
-                extra_candidates=configs.BACKWARD_DQ_TMA_CANDIDATES if use_tma_candidates else None)
+            dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
+                              configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse)
         launch_dq(dq_config)
 
     if deterministic:
@@ -456,7 +458,7 @@ def attention_backward(
         # Which dQ strategy wins depends on the shape (measured on the H200: the separate kernel is ~15%
         # faster at d=64, even at d=128), so it is tuned and cached like a tile shape.
         strategy = configs.choose_config(
-            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma_candidates), ("atomic", "separate"),
+            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma), ("atomic", "separate"),
             lambda option: _time_ms(lambda: run(atomic_dq=option == "atomic")))
         run(atomic_dq=strategy == "atomic")
     return dq, dk, dv

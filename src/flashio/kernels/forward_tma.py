@@ -9,6 +9,9 @@ written, so no masks are needed on loads and stores.
 
 Warp specialisation of the key loop (``tl.range(..., warp_specialize=True)``) was tried on the H200 with
 Triton 3.6 and does not compile for Hopper there (MLIR pass failure), so this kernel does not ask for it.
+Issuing the next block's Q K^T before the current block's softmax (a software form of FlashAttention-3's
+intra-warpgroup overlap) was measured 2-10% slower at d=64 and d=128 (v0.5 in benchmarks/PERFORMANCE.md)
+and was removed.
 """
 
 import triton
@@ -55,29 +58,6 @@ def _forward_tma_loop(
 
 
 @triton.jit
-def _forward_tma_loop_lookahead(
-    acc, l_i, m_i, q, k_desc, v_desc, lo, hi, offs_m, seqlen_k, causal_shift, qk_scale,
-    BLOCK_N: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr,
-):
-    """The loop of ``_forward_tma_loop`` with Q K^T of the next key block issued before the softmax of
-    the current one, so that the tensor cores can work on it while the exponentials run (the
-    intra-warpgroup overlap of FlashAttention-3, section 3.2, written as a software pipeline)."""
-    if lo < hi:
-        qk = tl.dot(q, k_desc.load([lo, 0]).T)
-        last = lo + (tl.cdiv(hi - lo, BLOCK_N) - 1) * BLOCK_N  # hi need not be a multiple of BLOCK_N
-        for start_n in tl.range(lo, last, BLOCK_N):
-            start_n = tl.multiple_of(start_n, BLOCK_N)
-            qk_next = tl.dot(q, k_desc.load([start_n + BLOCK_N, 0]).T)
-            v = v_desc.load([start_n, 0])
-            acc, l_i, m_i = _online_softmax_step(acc, l_i, m_i, qk, v, start_n, offs_m, seqlen_k,
-                                                 causal_shift, qk_scale, BLOCK_N, MASKED, IS_CAUSAL)
-            qk = qk_next
-        acc, l_i, m_i = _online_softmax_step(acc, l_i, m_i, qk, v_desc.load([last, 0]), last, offs_m,
-                                             seqlen_k, causal_shift, qk_scale, BLOCK_N, MASKED, IS_CAUSAL)
-    return acc, l_i, m_i
-
-
-@triton.jit
 def attention_forward_tma_kernel(
     Q, K, V, O, LSE,
     stride_qb, stride_qh, stride_qm,
@@ -88,7 +68,7 @@ def attention_forward_tma_kernel(
     cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k,
     kv_group_size, softmax_scale,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-    IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr, LOOKAHEAD: tl.constexpr,
+    IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr,
 ):
     """O and LSE for one query block; grid (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch).
 
@@ -127,16 +107,10 @@ def attention_forward_tma_kernel(
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
     full_end, end_n = key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
-    if LOOKAHEAD:
-        acc, l_i, m_i = _forward_tma_loop_lookahead(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m,
-                                                    seqlen_k, causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL)
-        acc, l_i, m_i = _forward_tma_loop_lookahead(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m,
-                                                    seqlen_k, causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL)
-    else:
-        acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m, seqlen_k,
-                                          causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL)
-        acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m, seqlen_k,
-                                          causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL)
+    acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, 0, full_end, offs_m, seqlen_k,
+                                      causal_shift, qk_scale, BLOCK_N, False, IS_CAUSAL)
+    acc, l_i, m_i = _forward_tma_loop(acc, l_i, m_i, q, k_desc, v_desc, full_end, end_n, offs_m, seqlen_k,
+                                      causal_shift, qk_scale, BLOCK_N, True, IS_CAUSAL)
     empty = l_i == 0.0
     l_safe = tl.where(empty, 1.0, l_i)
     lse = tl.where(empty, float("-inf"), (m_i + tl.math.log2(l_safe)) / LOG2E)
