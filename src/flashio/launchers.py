@@ -404,7 +404,7 @@ def attention_backward(
                 *scalars, *col_sparse[:-2],
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n,
                 SPARSE_BLOCK_M=col_sparse[-2], SPARSE_BLOCK_N=col_sparse[-1], ATOMIC_DQ=atomic_dq,
-                **config.launch_options(), **common,
+                COMPUTE_DK=True, COMPUTE_DV=True, **config.launch_options(), **common,
             )
 
         def launch_dq(config: TileConfig):

@@ -79,8 +79,13 @@ def _dkdv_tile(
     seed, bh, drop_threshold, drop_rescale,
     BLOCK_M: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr, EVEN_D: tl.constexpr,
     HAS_DROPOUT: tl.constexpr, ATOMIC_DQ: tl.constexpr, DOT_PRECISION: tl.constexpr,
+    COMPUTE_DK: tl.constexpr, COMPUTE_DV: tl.constexpr,
 ):
-    """Accumulate one query block's contribution to dK_j and dV_j (tiles held transposed: [keys, rows])."""
+    """Accumulate one query block's contribution to dK_j and/or dV_j (tiles held transposed: [keys, rows]).
+
+    ``COMPUTE_DK``/``COMPUTE_DV`` select the gradients of this pass: both in one pass (four matrix
+    products per tile), or a dV pass (Q K^T and P^T dO) and a dK pass (Q K^T, dO V^T, dS^T Q, and dQ when
+    ``ATOMIC_DQ``) with one float32 accumulator live at a time, trading a fifth product for registers."""
     offs_m = start_m + tl.arange(0, BLOCK_M)
     row_in = offs_m < seqlen_q
     q = _load_rows(q_head + offs_m[:, None] * stride_qm + offs_d[None, :] * stride_qd,
@@ -88,7 +93,6 @@ def _dkdv_tile(
     do = _load_rows(do_head + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod,
                     row_in, offs_d, head_dim, EVEN_D)
     lse2 = _row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
-    delta = tl.load(delta_head + offs_m * stride_dm, mask=row_in, other=0.0)
 
     qkT = tl.dot(k, tl.trans(q), input_precision=DOT_PRECISION)
     pT = tl.math.exp2(qkT * qk_scale - lse2[None, :])
@@ -97,21 +101,26 @@ def _dkdv_tile(
         if IS_CAUSAL:
             visible = visible & (offs_n[:, None] <= offs_m[None, :] + causal_shift)
         pT = tl.where(visible, pT, 0.0)
-    dpT = tl.dot(v, tl.trans(do), input_precision=DOT_PRECISION)
     if HAS_DROPOUT:
         keepT = dropout_keep(seed, bh, offs_m[None, :] + tl.zeros_like(offs_n)[:, None],
                              offs_n[:, None] + tl.zeros_like(offs_m)[None, :], drop_threshold)
-        dv = tl.dot(tl.where(keepT, pT * drop_rescale, 0.0).to(do.dtype), do, dv,
-                    input_precision=DOT_PRECISION)
-        dpT = tl.where(keepT, dpT * drop_rescale, 0.0)
-    else:
-        dv = tl.dot(pT.to(do.dtype), do, dv, input_precision=DOT_PRECISION)
-    dsT = pT * (dpT - delta[None, :])
-    dk = tl.dot(dsT.to(q.dtype), q, dk, input_precision=DOT_PRECISION)
-    if ATOMIC_DQ:
-        dq = tl.dot(tl.trans(dsT.to(k.dtype)), k, input_precision=DOT_PRECISION) * softmax_scale
-        dq_ptrs = dq_head + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd
-        tl.atomic_add(dq_ptrs, dq, mask=row_in[:, None] & (offs_d[None, :] < head_dim), sem="relaxed")
+    if COMPUTE_DV:
+        if HAS_DROPOUT:
+            dv = tl.dot(tl.where(keepT, pT * drop_rescale, 0.0).to(do.dtype), do, dv,
+                        input_precision=DOT_PRECISION)
+        else:
+            dv = tl.dot(pT.to(do.dtype), do, dv, input_precision=DOT_PRECISION)
+    if COMPUTE_DK:
+        delta = tl.load(delta_head + offs_m * stride_dm, mask=row_in, other=0.0)
+        dpT = tl.dot(v, tl.trans(do), input_precision=DOT_PRECISION)
+        if HAS_DROPOUT:
+            dpT = tl.where(keepT, dpT * drop_rescale, 0.0)
+        dsT = pT * (dpT - delta[None, :])
+        dk = tl.dot(dsT.to(q.dtype), q, dk, input_precision=DOT_PRECISION)
+        if ATOMIC_DQ:
+            dq = tl.dot(tl.trans(dsT.to(k.dtype)), k, input_precision=DOT_PRECISION) * softmax_scale
+            dq_ptrs = dq_head + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd
+            tl.atomic_add(dq_ptrs, dq, mask=row_in[:, None] & (offs_d[None, :] < head_dim), sem="relaxed")
     return dk, dv
 
 
@@ -136,8 +145,10 @@ def attention_backward_dkdv_kernel(
     IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
     BLOCK_SPARSE: tl.constexpr, SPARSE_BLOCK_M: tl.constexpr, SPARSE_BLOCK_N: tl.constexpr,
     EVEN_D: tl.constexpr, ATOMIC_DQ: tl.constexpr, DOT_PRECISION: tl.constexpr,
+    COMPUTE_DK: tl.constexpr, COMPUTE_DV: tl.constexpr,
 ):
-    """dK_j, dV_j for one key block of one (batch, KV head), summed over the heads of its query group.
+    """dK_j and/or dV_j (``COMPUTE_DK``, ``COMPUTE_DV``; see ``_dkdv_tile``) for one key block of one
+    (batch, KV head), summed over the heads of its query group.
 
     Grid: (cdiv(max_seqlen_k, BLOCK_N), num_kv_heads, batch). Query blocks are visited in two phases for
     causal attention: the blocks straddling the diagonal (masked), then the blocks entirely below it.
@@ -159,8 +170,11 @@ def attention_backward_dkdv_kernel(
     v_head = row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn)
     k = _load_rows(k_head + offs_n[:, None] * stride_kn + offs_d[None, :] * stride_kd,
                    key_in, offs_d, head_dim, EVEN_D)
-    v = _load_rows(v_head + offs_n[:, None] * stride_vn + offs_d[None, :] * stride_vd,
-                   key_in, offs_d, head_dim, EVEN_D)
+    if COMPUTE_DK:
+        v = _load_rows(v_head + offs_n[:, None] * stride_vn + offs_d[None, :] * stride_vd,
+                       key_in, offs_d, head_dim, EVEN_D)
+    else:
+        v = k  # unused by a dV-only pass
     dk = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
     dv = tl.zeros([BLOCK_N, BLOCK_D], dtype=tl.float32)
     qk_scale = softmax_scale * LOG2E
@@ -202,7 +216,8 @@ def attention_backward_dkdv_kernel(
                         stride_dqm, stride_dqd,
                         offs_n, offs_d, seqlen_q, seqlen_k, head_dim, causal_shift, qk_scale, softmax_scale,
                         seed, bh, drop_threshold, drop_rescale,
-                        BLOCK_M, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION)
+                        BLOCK_M, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION,
+                        COMPUTE_DK, COMPUTE_DV)
         else:
             for start_m in range(lo, full_start, BLOCK_M):
                 dk, dv = _dkdv_tile(
@@ -212,7 +227,8 @@ def attention_backward_dkdv_kernel(
                     stride_dqm, stride_dqd,
                     offs_n, offs_d, seqlen_q, seqlen_k, head_dim, causal_shift, qk_scale, softmax_scale,
                     seed, bh, drop_threshold, drop_rescale,
-                    BLOCK_M, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION)
+                    BLOCK_M, True, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION,
+                    COMPUTE_DK, COMPUTE_DV)
             for start_m in range(full_start, seqlen_q, BLOCK_M):
                 dk, dv = _dkdv_tile(
                     dk, dv, k, v, start_m,
@@ -221,16 +237,18 @@ def attention_backward_dkdv_kernel(
                     stride_dqm, stride_dqd,
                     offs_n, offs_d, seqlen_q, seqlen_k, head_dim, causal_shift, qk_scale, softmax_scale,
                     seed, bh, drop_threshold, drop_rescale,
-                    BLOCK_M, False, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION)
+                    BLOCK_M, False, IS_CAUSAL, EVEN_D, HAS_DROPOUT, ATOMIC_DQ, DOT_PRECISION,
+                    COMPUTE_DK, COMPUTE_DV)
 
-    dk = dk * softmax_scale
-    dk_head = row_pointer(DK, batch, kv_head, k_start, stride_dkb, stride_dkh, stride_dkn)
-    dv_head = row_pointer(DV, batch, kv_head, k_start, stride_dvb, stride_dvh, stride_dvn)
     store_mask = key_in[:, None] & (offs_d[None, :] < head_dim)
-    tl.store(dk_head + offs_n[:, None] * stride_dkn + offs_d[None, :] * stride_dkd,
-             dk.to(DK.dtype.element_ty), mask=store_mask)
-    tl.store(dv_head + offs_n[:, None] * stride_dvn + offs_d[None, :] * stride_dvd,
-             dv.to(DV.dtype.element_ty), mask=store_mask)
+    if COMPUTE_DK:
+        dk_head = row_pointer(DK, batch, kv_head, k_start, stride_dkb, stride_dkh, stride_dkn)
+        tl.store(dk_head + offs_n[:, None] * stride_dkn + offs_d[None, :] * stride_dkd,
+                 (dk * softmax_scale).to(DK.dtype.element_ty), mask=store_mask)
+    if COMPUTE_DV:
+        dv_head = row_pointer(DV, batch, kv_head, k_start, stride_dvb, stride_dvh, stride_dvn)
+        tl.store(dv_head + offs_n[:, None] * stride_dvn + offs_d[None, :] * stride_dvd,
+                 dv.to(DV.dtype.element_ty), mask=store_mask)
 
 
 @triton.jit

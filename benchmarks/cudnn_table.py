@@ -1,0 +1,62 @@
+"""The issue-5 table from `flashio bench` result files: flashio against SDPA's cuDNN and FLASH backends
+measured in the same run, and the share of the bf16 matmul rate measured in that run.
+
+    python3 benchmarks/cudnn_table.py benchmarks/results/2026-11-30_h200_v0.5_grid/*.json
+
+Prints one Markdown row per (dtype, d, causal, N) and a summary of the ratios; a ratio below the
+milestone (0.85x cuDNN) is marked with an asterisk.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+
+MILESTONE = 0.85
+
+
+def load(paths):
+    rows = defaultdict(dict)  # (dtype, d, causal, N) -> {(system, mode): tflops, "matmul": ...}
+    for path in paths:
+        data = json.load(open(path))
+        matmul = data["ceilings"]["matmul_tflops"]
+        for r in data["results"]:
+            key = (r["dtype"], r["head_dim"], r["causal"], r["seqlen"])
+            rows[key][(r["system"], r["mode"])] = r["tflops"]
+            rows[key]["matmul"] = matmul
+    return rows
+
+
+def main(paths) -> int:
+    rows = load(paths)
+    print("| dtype | d | causal | N | flashio fwd / bwd | cuDNN fwd / bwd | FA2 fwd / bwd | fwd ÷ cuDNN | "
+          "bwd ÷ cuDNN | fwd ÷ FA2 | bwd ÷ FA2 | fwd share of matmul |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    ratios = defaultdict(list)
+    for key in sorted(rows):
+        dtype, d, causal, n = key
+        row = rows[key]
+        get = lambda system, mode: row.get((system, mode), float("nan"))
+        fio_f, fio_b = get("flashio", "fwd"), get("flashio", "bwd")
+        cud_f, cud_b = get("sdpa_cudnn", "fwd"), get("sdpa_cudnn", "bwd")
+        fa_f, fa_b = get("sdpa_flash", "fwd"), get("sdpa_flash", "bwd")
+        rf, rb = fio_f / cud_f, fio_b / cud_b
+        ratios["fwd ÷ cuDNN"].append(rf)
+        ratios["bwd ÷ cuDNN"].append(rb)
+        ratios["fwd ÷ FA2"].append(fio_f / fa_f)
+        ratios["bwd ÷ FA2"].append(fio_b / fa_b)
+        mark = lambda r: f"{r:.2f}" + ("*" if r < MILESTONE else "")
+        print(f"| {dtype} | {d} | {'yes' if causal else 'no'} | {n} | {fio_f:.0f} / {fio_b:.0f} | "
+              f"{cud_f:.0f} / {cud_b:.0f} | {fa_f:.0f} / {fa_b:.0f} | {mark(rf)} | {mark(rb)} | "
+              f"{fio_f / fa_f:.2f} | {fio_b / fa_b:.2f} | {fio_f / row['matmul']:.2f} |")
+    print()
+    for name, values in ratios.items():
+        below = sum(v < MILESTONE for v in values) if "cuDNN" in name else None
+        extra = f", {below} of {len(values)} below {MILESTONE}" if below is not None else ""
+        print(f"{name}: {min(values):.2f}–{max(values):.2f} (median {sorted(values)[len(values) // 2]:.2f}{extra})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

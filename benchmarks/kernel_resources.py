@@ -1,0 +1,138 @@
+"""What the compiler makes of flashio's kernels for the H200 (sm_90a), measured without a GPU.
+
+Each kernel is compiled by Triton for an sm_90 target on the CPU (Triton ships ptxas and cuobjdump), and
+the cubin that would run is read back: registers per thread, local-memory stack (spills), shared memory,
+and the instruction mix of the SASS: HGMMA (Hopper's warpgroup tensor-core instruction, wgmma) against
+HMMA (the older per-warp mma.sync path), MUFU.EX2 (exponentials), LDL/STL (spill traffic). From registers
+and shared memory follows how many programs fit on one multiprocessor.
+
+    python3 benchmarks/kernel_resources.py            # the configurations the v0.5 tuner chose on the H200
+
+Kernels are compiled for bf16, non-causal, a power-of-two head dim, no dropout/varlen/block mask.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+from flashio.configs import TileConfig
+from flashio.kernels import backward as backward_kernels
+from flashio.kernels import forward as forward_kernels
+from flashio.kernels import forward_tma as forward_tma_kernels
+
+H200_REGISTERS_PER_SM = 65536
+H200_SHARED_PER_SM = 228 * 1024  # bytes; 227 KB usable per block, 1 KB reserved per block
+H200_MAX_WARPS_PER_SM = 64
+_BIN = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin")
+
+_POINTERS = {
+    "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
+    "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
+    "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
+}
+_FLOATS = {"softmax_scale", "drop_rescale"}
+
+
+def _portable_constants(config: TileConfig, head_dim: int, **extra) -> dict:
+    return dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, BLOCK_D=head_dim, IS_CAUSAL=False,
+                IS_VARLEN=False, HAS_DROPOUT=False, BLOCK_SPARSE=False, SPARSE_BLOCK_M=16, SPARSE_BLOCK_N=16,
+                EVEN_D=True, DOT_PRECISION="tf32", **extra)
+
+
+def compile_for_hopper(kernel, constants: dict, config: TileConfig):
+    """Compile ``kernel`` for sm_90 with these constexprs; return Triton's compiled kernel."""
+    params = list(inspect.signature(kernel.fn).parameters)
+    signature = {}
+    for name in params:
+        if name in constants:
+            signature[name] = "constexpr"
+        elif name in _POINTERS:
+            signature[name] = _POINTERS[name]
+        else:
+            signature[name] = "fp32" if name in _FLOATS else "i32"
+    source = ASTSource(fn=kernel, signature=signature,
+                       constexprs={(params.index(k),): v for k, v in constants.items()})
+    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=config.launch_options())
+
+
+def resources(compiled, num_warps: int) -> dict:
+    """Registers, stack, shared memory, programs per SM and the SASS instruction counts of a compiled kernel."""
+    with tempfile.TemporaryDirectory() as folder:
+        cubin = os.path.join(folder, "kernel.cubin")
+        with open(cubin, "wb") as f:
+            f.write(compiled.asm["cubin"])
+        usage = subprocess.run([os.path.join(_BIN, "cuobjdump"), "-res-usage", cubin], capture_output=True,
+                               text=True, check=True).stdout
+        sass = subprocess.run([os.path.join(_BIN, "cuobjdump"), "-sass", cubin], capture_output=True, text=True,
+                              check=True).stdout
+    fields = dict(item.split(":", 1) for item in usage.split("Function", 1)[1].split("\n", 1)[1].split())
+    registers, stack = int(fields["REG"]), int(fields["STACK"])
+    shared = compiled.metadata.shared + int(fields["SHARED"])
+    threads = 32 * num_warps
+    per_sm = min(H200_REGISTERS_PER_SM // (registers * threads), H200_SHARED_PER_SM // (shared + 1024),
+                 H200_MAX_WARPS_PER_SM // num_warps)
+    opcodes = Counter()
+    for line in sass.splitlines():
+        if "/*" not in line or ";" not in line:
+            continue
+        instruction = line.split("*/", 1)[1].strip().split(" ")[0]
+        for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
+            if instruction.startswith(name):
+                opcodes[name] += 1
+    return dict(registers=registers, stack=stack, shared_kb=shared / 1024, programs_per_sm=per_sm, **opcodes)
+
+
+# (label, kernel, constants, config): the v0.5 tuner's choices on the H200 (variants_b run) and neighbours.
+def surveyed():
+    fwd, fwd_tma = forward_kernels.attention_forward_kernel, forward_tma_kernels.attention_forward_tma_kernel
+    dkdv, dq = backward_kernels.attention_backward_dkdv_kernel, backward_kernels.attention_backward_dq_kernel
+
+    def tma_constants(c, d):
+        return dict(BLOCK_M=c.block_m, BLOCK_N=c.block_n, HEAD_DIM=d, IS_CAUSAL=False, IS_VARLEN=False)
+
+    rows = []
+    for d, config in ((64, TileConfig(64, 64, 4, 3)), (128, TileConfig(128, 128, 8, 3)),
+                      (128, TileConfig(128, 64, 8, 2, max_registers=128))):
+        rows.append((f"forward pointer d={d}", fwd, _portable_constants(config, d), config))
+    for d, config in ((64, TileConfig(128, 64, 4, 3, "tma")), (128, TileConfig(128, 128, 8, 3, "tma")),
+                      (128, TileConfig(128, 64, 8, 2, "tma", 128)), (256, TileConfig(128, 64, 8, 2, "tma"))):
+        rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
+    for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
+                      (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
+                      (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):
+        rows.append((f"backward dK/dV d={d}", dkdv, _portable_constants(config, d, ATOMIC_DQ=False), config))
+    for d, config in ((64, TileConfig(128, 64, 8, 3)), (128, TileConfig(128, 128, 8, 2)),
+                      (256, TileConfig(64, 32, 4, 2)), (256, TileConfig(64, 64, 8, 2))):
+        rows.append((f"backward dQ d={d}", dq, _portable_constants(config, d), config))
+    return rows
+
+
+def main() -> int:
+    print("| kernel | tiles (m×n, warps, stages, reg cap) | registers | stack B | shared KB | programs/SM | "
+          "HGMMA | HMMA | MUFU.EX2 | LDL | STL |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, kernel, constants, config in surveyed():
+        try:
+            r = resources(compile_for_hopper(kernel, constants, config), config.num_warps)
+        except Exception as exc:  # report a configuration that does not compile, keep going
+            print(f"| {label} | {config} | does not compile: {str(exc).splitlines()[0][:80]} |")
+            continue
+        tiles = f"{config.block_m}×{config.block_n}, {config.num_warps}, {config.num_stages}, " \
+                f"{config.max_registers or '-'}"
+        print(f"| {label} | {tiles} | {r['registers']} | {r['stack']} | {r['shared_kb']:.0f} | "
+              f"{r['programs_per_sm']} | {r.get('HGMMA', 0)} | {r.get('HMMA', 0)} | {r.get('MUFU.EX2', 0)} | "
+              f"{r.get('LDL', 0)} | {r.get('STL', 0)} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
