@@ -8,7 +8,10 @@ and shared memory follows how many programs fit on one multiprocessor.
 
     python3 benchmarks/kernel_resources.py            # the configurations the v0.5 tuner chose on the H200
 
-Kernels are compiled for bf16, non-causal, a power-of-two head dim, no dropout/varlen/block mask.
+Kernels are compiled for bf16, non-causal, a power-of-two head dim, no dropout/varlen/block mask, with
+what Triton's launcher specialises at run time for contiguous multi-head inputs (unit strides as the
+constant 1, sizes and strides marked divisible by 16): without that, the compiler cannot vectorise the
+loads and the counts would be pessimistic.
 """
 
 from __future__ import annotations
@@ -48,19 +51,43 @@ def _portable_constants(config: TileConfig, head_dim: int, **extra) -> dict:
                 EVEN_D=True, DOT_PRECISION="tf32", **extra)
 
 
+def _runtime_specialisation(name: str):
+    """What Triton's launcher would know about an integer argument at run time for contiguous
+    (B, H, N, d) inputs with multi-head attention: unit strides (head dim, and the row stride of the
+    per-row LSE/D tensors) and a group size of 1 are specialised to the constant 1; sizes and the other
+    strides are multiples of 16 (Triton marks them divisible by 16); the RNG arguments are unknown."""
+    unit = name in ("kv_group_size", "stride_lm", "stride_dm") or (name.startswith("stride_") and name.endswith("d"))
+    if unit:
+        return 1
+    if name in ("seed", "drop_threshold"):
+        return None
+    return "divisible"
+
+
 def compile_for_hopper(kernel, constants: dict, config: TileConfig):
-    """Compile ``kernel`` for sm_90 with these constexprs; return Triton's compiled kernel."""
+    """Compile ``kernel`` for sm_90 with these constexprs (and the run-time specialisation of a
+    contiguous multi-head call); return Triton's compiled kernel."""
     params = list(inspect.signature(kernel.fn).parameters)
-    signature = {}
-    for name in params:
+    signature, constexprs, attrs = {}, dict(constants), {}
+    for index, name in enumerate(params):
         if name in constants:
             signature[name] = "constexpr"
         elif name in _POINTERS:
             signature[name] = _POINTERS[name]
+            attrs[(index,)] = [["tt.divisibility", 16]]
+        elif name in _FLOATS:
+            signature[name] = "fp32"
         else:
-            signature[name] = "fp32" if name in _FLOATS else "i32"
+            fact = _runtime_specialisation(name)
+            if fact == 1:
+                signature[name] = "constexpr"
+                constexprs[name] = 1
+            else:
+                signature[name] = "i32"
+                if fact == "divisible":
+                    attrs[(index,)] = [["tt.divisibility", 16]]
     source = ASTSource(fn=kernel, signature=signature,
-                       constexprs={(params.index(k),): v for k, v in constants.items()})
+                       constexprs={(params.index(k),): v for k, v in constexprs.items()}, attrs=attrs)
     return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=config.launch_options())
 
 
@@ -109,7 +136,13 @@ def surveyed():
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):
-        rows.append((f"backward dK/dV d={d}", dkdv, _portable_constants(config, d, ATOMIC_DQ=False), config))
+        rows.append((f"backward dK/dV d={d}", dkdv,
+                     _portable_constants(config, d, ATOMIC_DQ=False, COMPUTE_DK=True, COMPUTE_DV=True), config))
+    for config in (TileConfig(64, 64, 8, 2, passes=2), TileConfig(32, 64, 4, 2, passes=2)):
+        for name, flags in (("dV pass", dict(COMPUTE_DK=False, COMPUTE_DV=True)),
+                            ("dK pass", dict(COMPUTE_DK=True, COMPUTE_DV=False))):
+            rows.append((f"backward {name} d=256", dkdv, _portable_constants(config, 256, ATOMIC_DQ=False, **flags),
+                         config))
     for d, config in ((64, TileConfig(128, 64, 8, 3)), (128, TileConfig(128, 128, 8, 2)),
                       (256, TileConfig(64, 32, 4, 2)), (256, TileConfig(64, 64, 8, 2))):
         rows.append((f"backward dQ d={d}", dq, _portable_constants(config, d), config))

@@ -23,7 +23,9 @@ class TileConfig:
     ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
     pass (``"pointer"``, the portable kernel, or ``"tma"``, the tensor-descriptor kernel of Hopper and
     newer); ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so that two
-    programs fit on one multiprocessor; None leaves the choice to the compiler.
+    programs fit on one multiprocessor; None leaves the choice to the compiler; ``passes`` (dK/dV kernel):
+    1 computes dK and dV together, 2 runs a dV pass then a dK pass, one float32 accumulator live at a time
+    (a fifth matrix product per tile for no register spills at d=256).
     """
 
     block_m: int
@@ -32,6 +34,7 @@ class TileConfig:
     num_stages: int = 2
     path: str = "pointer"
     max_registers: Optional[int] = None
+    passes: int = 1
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -92,6 +95,9 @@ BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     256: (
         TileConfig(32, 64, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(16, 64, 4, 2),
         TileConfig(32, 32, 4, 2), TileConfig(32, 64, 8, 2), TileConfig(64, 32, 8, 2),
+        # Separate dV and dK passes: both on the warpgroup MMA without spills at 64x64 (the one-pass
+        # 64x64 tile spills ~1 KB per thread; benchmarks/kernel_resources.py).
+        TileConfig(64, 64, 8, 2, passes=2), TileConfig(32, 64, 4, 2, passes=2), TileConfig(64, 64, 8, 1, passes=2),
     ),
 }
 # The tensor-descriptor backward kernels (kernels/backward_tma.py), used when FLASHIO_BACKWARD_PATH=tma.

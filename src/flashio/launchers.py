@@ -396,16 +396,18 @@ def attention_backward(
                     **config.launch_options(),
                 )
                 return
-            backward_kernels.attention_backward_dkdv_kernel[grid](
-                q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
-                *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
-                *tensor_strides["do"], *stats_strides,
-                *tensor_strides["dk"], *tensor_strides["dv"], *dq_acc_strides,
-                *scalars, *col_sparse[:-2],
-                BLOCK_M=config.block_m, BLOCK_N=config.block_n,
-                SPARSE_BLOCK_M=col_sparse[-2], SPARSE_BLOCK_N=col_sparse[-1], ATOMIC_DQ=atomic_dq,
-                COMPUTE_DK=True, COMPUTE_DV=True, **config.launch_options(), **common,
-            )
+            # One pass computes dK and dV together; two passes run dV first, then dK (and dQ).
+            for compute_dk, compute_dv in ((True, True),) if config.passes == 1 else ((False, True), (True, False)):
+                backward_kernels.attention_backward_dkdv_kernel[grid](
+                    q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+                    *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
+                    *tensor_strides["do"], *stats_strides,
+                    *tensor_strides["dk"], *tensor_strides["dv"], *dq_acc_strides,
+                    *scalars, *col_sparse[:-2],
+                    BLOCK_M=config.block_m, BLOCK_N=config.block_n,
+                    SPARSE_BLOCK_M=col_sparse[-2], SPARSE_BLOCK_N=col_sparse[-1], ATOMIC_DQ=atomic_dq,
+                    COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv, **config.launch_options(), **common,
+                )
 
         def launch_dq(config: TileConfig):
             grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
