@@ -9,7 +9,9 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
    query blocks of every query head of its group past its K_j, V_j and accumulates
        dV_j += (P o Z/(1-p))^T dO,   dP = (dO V_j^T) o Z/(1-p),   dS = P o (dP - D),   dK_j += tau dS^T Q
    in registers, so GQA needs no K/V copies and no reduction afterwards. With ``ATOMIC_DQ`` it also adds
-   tau dS K_j into a float32 dQ accumulator with atomic adds (fast, not bitwise deterministic).
+   tau dS K_j into a float32 dQ accumulator with atomic adds (fast, not bitwise deterministic). It can
+   also run as two passes, dV then dK (``COMPUTE_DV``/``COMPUTE_DK``), one accumulator live at a time:
+   one matrix product more per tile, far fewer registers (what makes 64-row tiles fit at d=256).
 3. ``attention_backward_dq_kernel``: one program per query block; it recomputes P and dP and sums
    dQ_i = tau sum_j dS_ij K_j in registers: deterministic, at the price of two more matmuls per tile.
 """
@@ -17,7 +19,8 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, key_block_ranges, row_pointer, sequence_bounds
+from flashio.kernels.common import (dropout_keep, key_block_ranges, query_block_ranges, row_log2_normaliser,
+                                    row_pointer, sequence_bounds)
 
 
 @triton.jit
@@ -59,18 +62,6 @@ def _load_rows(ptrs, row_in, offs_d, head_dim, EVEN_D: tl.constexpr):
 
 
 @triton.jit
-def _row_log2_normaliser(lse_ptrs, row_in):
-    """LSE in base 2 for the recomputation P = exp2(qk_scale*s - lse2).
-
-    Rows past the sequence and rows that saw no key (stored LSE = -inf) get +inf, which makes every
-    recomputed probability of that row exactly 0 (and never NaN)."""
-    LOG2E: tl.constexpr = 1.4426950408889634
-    lse = tl.load(lse_ptrs, mask=row_in, other=float("inf"))
-    lse = tl.where(lse == float("-inf"), float("inf"), lse)
-    return lse * LOG2E
-
-
-@triton.jit
 def _dkdv_tile(
     dk, dv, k, v, start_m,
     q_head, do_head, lse_head, delta_head, dq_head,
@@ -92,7 +83,7 @@ def _dkdv_tile(
                    row_in, offs_d, head_dim, EVEN_D)
     do = _load_rows(do_head + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod,
                     row_in, offs_d, head_dim, EVEN_D)
-    lse2 = _row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
+    lse2 = row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
 
     qkT = tl.dot(k, tl.trans(q), input_precision=DOT_PRECISION)
     pT = tl.math.exp2(qkT * qk_scale - lse2[None, :])
@@ -180,18 +171,7 @@ def attention_backward_dkdv_kernel(
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
 
-    # Query rows i that see part of this key block: i >= start_n - shift (causal); rows that see all
-    # of it: i >= start_n + BLOCK_N - 1 - shift. A key block that runs past seqlen_k is always masked.
-    if IS_CAUSAL:
-        lo = tl.maximum(start_n - causal_shift, 0)
-        lo = tl.minimum((lo // BLOCK_M) * BLOCK_M, seqlen_q)
-        full_start = tl.maximum(start_n + BLOCK_N - 1 - causal_shift, 0)
-        full_start = tl.maximum(tl.minimum(tl.cdiv(full_start, BLOCK_M) * BLOCK_M, seqlen_q), lo)
-    else:
-        lo = 0
-        full_start = 0
-    if start_n + BLOCK_N > seqlen_k:
-        full_start = seqlen_q
+    lo, full_start = query_block_ranges(start_n, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
 
     for group_member in range(0, kv_group_size):
         head = kv_head * kv_group_size + group_member
@@ -334,7 +314,7 @@ def attention_backward_dq_kernel(
                    row_in, offs_d, head_dim, EVEN_D)
     do = _load_rows(do_head + offs_m[:, None] * stride_dom + offs_d[None, :] * stride_dod,
                     row_in, offs_d, head_dim, EVEN_D)
-    lse2 = _row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
+    lse2 = row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
     delta = tl.load(delta_head + offs_m * stride_lm, mask=row_in, other=0.0)
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q

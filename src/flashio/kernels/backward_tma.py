@@ -15,16 +15,8 @@ the five matrix products per tile of the FLOP count instead of the seven of the 
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import key_block_ranges, row_pointer, sequence_bounds
-
-
-@triton.jit
-def _log2_normaliser(lse_ptrs, row_in):
-    """LSE in base 2, +inf for rows past the sequence and rows that saw no key (probabilities 0)."""
-    LOG2E: tl.constexpr = 1.4426950408889634
-    lse = tl.load(lse_ptrs, mask=row_in, other=float("inf"))
-    lse = tl.where(lse == float("-inf"), float("inf"), lse)
-    return lse * LOG2E
+from flashio.kernels.common import (key_block_ranges, query_block_ranges, row_log2_normaliser, row_pointer,
+                                    row_tile_descriptor, sequence_bounds)
 
 
 @triton.jit
@@ -39,7 +31,7 @@ def _dkdv_tma_tile(
     row_in = offs_m < seqlen_q
     q = q_desc.load([start_m, 0])
     do = do_desc.load([start_m, 0])
-    lse2 = _log2_normaliser(lse_head + offs_m * stride_lm, row_in)
+    lse2 = row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
     delta = tl.load(delta_head + offs_m * stride_lm, mask=row_in, other=0.0)
 
     qkT = tl.dot(k, q.T)
@@ -90,12 +82,10 @@ def attention_backward_dkdv_tma_kernel(
     if start_n >= seqlen_k:
         return
     offs_n = start_n + tl.arange(0, BLOCK_N)
-    k_desc = tl.make_tensor_descriptor(
-        row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_kn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    v_desc = tl.make_tensor_descriptor(
-        row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_vn, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    k_desc = row_tile_descriptor(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
+    v_desc = row_tile_descriptor(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
     k = k_desc.load([start_n, 0])
     v = v_desc.load([start_n, 0])
     dk = tl.zeros([BLOCK_N, HEAD_DIM], dtype=tl.float32)
@@ -103,30 +93,16 @@ def attention_backward_dkdv_tma_kernel(
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
 
-    # Rows that see part of this key block: i >= start_n - shift; rows that see all of it:
-    # i >= start_n + BLOCK_N - 1 - shift. A key block running past seqlen_k is always masked.
-    if IS_CAUSAL:
-        lo = tl.maximum(start_n - causal_shift, 0)
-        lo = tl.minimum((lo // BLOCK_M) * BLOCK_M, seqlen_q)
-        full_start = tl.maximum(start_n + BLOCK_N - 1 - causal_shift, 0)
-        full_start = tl.maximum(tl.minimum(tl.cdiv(full_start, BLOCK_M) * BLOCK_M, seqlen_q), lo)
-    else:
-        lo = 0
-        full_start = 0
-    if start_n + BLOCK_N > seqlen_k:
-        full_start = seqlen_q
+    lo, full_start = query_block_ranges(start_n, seqlen_q, seqlen_k, BLOCK_M, BLOCK_N, IS_CAUSAL)
 
     for group_member in range(0, kv_group_size):
         head = kv_head * kv_group_size + group_member
-        q_desc = tl.make_tensor_descriptor(
-            row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm),
-            shape=[seqlen_q, HEAD_DIM], strides=[stride_qm, 1], block_shape=[BLOCK_M, HEAD_DIM])
-        do_desc = tl.make_tensor_descriptor(
-            row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom),
-            shape=[seqlen_q, HEAD_DIM], strides=[stride_dom, 1], block_shape=[BLOCK_M, HEAD_DIM])
-        dq_desc = tl.make_tensor_descriptor(
-            row_pointer(DQ_ACC, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm),
-            shape=[seqlen_q, HEAD_DIM], strides=[stride_dqm, 1], block_shape=[BLOCK_M, HEAD_DIM])
+        q_desc = row_tile_descriptor(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm,
+                                     seqlen_q, HEAD_DIM, BLOCK_M)
+        do_desc = row_tile_descriptor(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom,
+                                      seqlen_q, HEAD_DIM, BLOCK_M)
+        dq_desc = row_tile_descriptor(DQ_ACC, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm,
+                                      seqlen_q, HEAD_DIM, BLOCK_M)
         lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
         delta_head = row_pointer(DELTA, batch, head, q_start, stride_lb, stride_lh, stride_lm)
         for start_m in range(lo, full_start, BLOCK_M):
@@ -138,12 +114,10 @@ def attention_backward_dkdv_tma_kernel(
                                     stride_lm, offs_n, seqlen_q, seqlen_k, causal_shift, qk_scale,
                                     softmax_scale, BLOCK_M, False, IS_CAUSAL, ATOMIC_DQ)
 
-    dk_desc = tl.make_tensor_descriptor(
-        row_pointer(DK, batch, kv_head, k_start, stride_dkb, stride_dkh, stride_dkn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_dkn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    dv_desc = tl.make_tensor_descriptor(
-        row_pointer(DV, batch, kv_head, k_start, stride_dvb, stride_dvh, stride_dvn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_dvn, 1], block_shape=[BLOCK_N, HEAD_DIM])
+    dk_desc = row_tile_descriptor(DK, batch, kv_head, k_start, stride_dkb, stride_dkh, stride_dkn,
+                                  seqlen_k, HEAD_DIM, BLOCK_N)
+    dv_desc = row_tile_descriptor(DV, batch, kv_head, k_start, stride_dvb, stride_dvh, stride_dvn,
+                                  seqlen_k, HEAD_DIM, BLOCK_N)
     dk_desc.store([start_n, 0], (dk * softmax_scale).to(DK.dtype.element_ty))
     dv_desc.store([start_n, 0], dv.to(DV.dtype.element_ty))
 
@@ -199,21 +173,16 @@ def attention_backward_dq_tma_kernel(
     if start_m >= seqlen_q:
         return
     kv_head = head // kv_group_size
-    q_desc = tl.make_tensor_descriptor(
-        row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm),
-        shape=[seqlen_q, HEAD_DIM], strides=[stride_qm, 1], block_shape=[BLOCK_M, HEAD_DIM])
-    do_desc = tl.make_tensor_descriptor(
-        row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom),
-        shape=[seqlen_q, HEAD_DIM], strides=[stride_dom, 1], block_shape=[BLOCK_M, HEAD_DIM])
-    k_desc = tl.make_tensor_descriptor(
-        row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_kn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    v_desc = tl.make_tensor_descriptor(
-        row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_vn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    dq_desc = tl.make_tensor_descriptor(
-        row_pointer(DQ, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm),
-        shape=[seqlen_q, HEAD_DIM], strides=[stride_dqm, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    q_desc = row_tile_descriptor(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm,
+                                 seqlen_q, HEAD_DIM, BLOCK_M)
+    do_desc = row_tile_descriptor(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom,
+                                  seqlen_q, HEAD_DIM, BLOCK_M)
+    k_desc = row_tile_descriptor(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
+    v_desc = row_tile_descriptor(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
+    dq_desc = row_tile_descriptor(DQ, batch, head, q_start, stride_dqb, stride_dqh, stride_dqm,
+                                  seqlen_q, HEAD_DIM, BLOCK_M)
 
     offs_m = start_m + tl.arange(0, BLOCK_M)
     row_in = offs_m < seqlen_q
@@ -221,7 +190,7 @@ def attention_backward_dq_tma_kernel(
     do = do_desc.load([start_m, 0])
     lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)
     delta_head = row_pointer(DELTA, batch, head, q_start, stride_lb, stride_lh, stride_lm)
-    lse2 = _log2_normaliser(lse_head + offs_m * stride_lm, row_in)
+    lse2 = row_log2_normaliser(lse_head + offs_m * stride_lm, row_in)
     delta = tl.load(delta_head + offs_m * stride_lm, mask=row_in, other=0.0)
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q

@@ -66,6 +66,53 @@ def key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M: tl.constexpr, BLOCK_N
 
 
 @triton.jit
+def query_block_ranges(start_n, seqlen_q, seqlen_k, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                       IS_CAUSAL: tl.constexpr):
+    """(start, unmasked_start) for the key block [start_n, start_n + BLOCK_N), the mirror of
+    ``key_block_ranges`` for the dK/dV kernels: query blocks from ``start`` on see part of the key block,
+    blocks from ``unmasked_start`` on see all of it (both multiples of BLOCK_M, clipped to seqlen_q).
+
+    Causal: row i sees the block's first key iff i >= start_n - shift and its last iff
+    i >= start_n + BLOCK_N - 1 - shift. A key block running past seqlen_k is always masked.
+    """
+    if IS_CAUSAL:
+        shift = seqlen_k - seqlen_q
+        start = tl.maximum(start_n - shift, 0)
+        start = tl.minimum((start // BLOCK_M) * BLOCK_M, seqlen_q)
+        unmasked_start = tl.maximum(start_n + BLOCK_N - 1 - shift, 0)
+        unmasked_start = tl.maximum(tl.minimum(tl.cdiv(unmasked_start, BLOCK_M) * BLOCK_M, seqlen_q), start)
+    else:
+        start = 0
+        unmasked_start = 0
+    if start_n + BLOCK_N > seqlen_k:
+        unmasked_start = seqlen_q
+    return start, unmasked_start
+
+
+@triton.jit
+def row_log2_normaliser(lse_ptrs, row_in):
+    """LSE in base 2 for the backward's recomputation P = exp2(qk_scale*s - lse2).
+
+    Rows past the sequence and rows that saw no key (stored LSE = -inf) get +inf, which makes every
+    recomputed probability of that row exactly 0 (and never NaN)."""
+    LOG2E: tl.constexpr = 1.4426950408889634
+    lse = tl.load(lse_ptrs, mask=row_in, other=float("inf"))
+    lse = tl.where(lse == float("-inf"), float("inf"), lse)
+    return lse * LOG2E
+
+
+@triton.jit
+def row_tile_descriptor(base, batch, head, start, stride_b, stride_h, stride_row, seqlen,
+                        HEAD_DIM: tl.constexpr, BLOCK_ROWS: tl.constexpr):
+    """A tensor descriptor over the ``seqlen`` rows of (``batch``, ``head``) starting at row ``start``,
+    loading [BLOCK_ROWS, HEAD_DIM] tiles (unit stride along the head dim; rows past ``seqlen`` read as
+    zeros and are never written)."""
+    return tl.make_tensor_descriptor(row_pointer(base, batch, head, start, stride_b, stride_h, stride_row),
+                                     shape=[seqlen, HEAD_DIM], strides=[stride_row, 1],
+                                     block_shape=[BLOCK_ROWS, HEAD_DIM])
+
+
+@triton.jit
 def row_pointer(base, batch, head, row, stride_b, stride_h, stride_row):
     """Address of ``row`` of (``batch``, ``head``) in a tensor with these strides, computed in 64 bits
     (a packed batch or a large one can hold more than 2**31 elements)."""

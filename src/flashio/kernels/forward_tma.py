@@ -17,7 +17,7 @@ and was removed.
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import key_block_ranges, row_pointer, sequence_bounds
+from flashio.kernels.common import key_block_ranges, row_pointer, row_tile_descriptor, sequence_bounds
 
 
 @triton.jit
@@ -86,18 +86,14 @@ def attention_forward_tma_kernel(
     if start_m >= seqlen_q:
         return
     kv_head = head // kv_group_size
-    q_desc = tl.make_tensor_descriptor(
-        row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm),
-        shape=[seqlen_q, HEAD_DIM], strides=[stride_qm, 1], block_shape=[BLOCK_M, HEAD_DIM])
-    k_desc = tl.make_tensor_descriptor(
-        row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_kn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    v_desc = tl.make_tensor_descriptor(
-        row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn),
-        shape=[seqlen_k, HEAD_DIM], strides=[stride_vn, 1], block_shape=[BLOCK_N, HEAD_DIM])
-    o_desc = tl.make_tensor_descriptor(
-        row_pointer(O, batch, head, q_start, stride_ob, stride_oh, stride_om),
-        shape=[seqlen_q, HEAD_DIM], strides=[stride_om, 1], block_shape=[BLOCK_M, HEAD_DIM])
+    q_desc = row_tile_descriptor(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm,
+                                 seqlen_q, HEAD_DIM, BLOCK_M)
+    k_desc = row_tile_descriptor(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
+    v_desc = row_tile_descriptor(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn,
+                                 seqlen_k, HEAD_DIM, BLOCK_N)
+    o_desc = row_tile_descriptor(O, batch, head, q_start, stride_ob, stride_oh, stride_om,
+                                 seqlen_q, HEAD_DIM, BLOCK_M)
 
     offs_m = start_m + tl.arange(0, BLOCK_M)
     q = q_desc.load([start_m, 0])
