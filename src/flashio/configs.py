@@ -96,7 +96,7 @@ BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(32, 64, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(16, 64, 4, 2),
         TileConfig(32, 32, 4, 2), TileConfig(32, 64, 8, 2), TileConfig(64, 32, 8, 2),
         # Separate dV and dK passes: both on the warpgroup MMA without spills at 64x64 (the one-pass
-        # 64x64 tile spills ~1 KB per thread; benchmarks/kernel_resources.py).
+        # 64x64 tile spills ~1 KB per thread; flashio.bench.resources).
         TileConfig(64, 64, 8, 2, passes=2), TileConfig(32, 64, 4, 2, passes=2), TileConfig(64, 64, 8, 1, passes=2),
     ),
 }

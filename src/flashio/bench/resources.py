@@ -6,7 +6,10 @@ and the instruction mix of the SASS: HGMMA (Hopper's warpgroup tensor-core instr
 HMMA (the older per-warp mma.sync path), MUFU.EX2 (exponentials), LDL/STL (spill traffic). From registers
 and shared memory follows how many programs fit on one multiprocessor.
 
-    python3 benchmarks/kernel_resources.py            # the configurations the v0.5 tuner chose on the H200
+    python -m flashio.bench.resources                 # the configurations the v0.5 tuner chose on the H200
+    python -m flashio.bench.resources --match "dK pass" --json
+
+Run it without TRITON_INTERPRET (under the interpreter, ``@triton.jit`` functions cannot be compiled).
 
 Kernels are compiled for bf16, non-causal, a power-of-two head dim, no dropout/varlen/block mask, with
 what Triton's launcher specialises at run time for contiguous multi-head inputs (unit strides as the
@@ -16,12 +19,15 @@ loads and the counts would be pessimistic.
 
 from __future__ import annotations
 
+import argparse
 import inspect
+import json
 import os
 import subprocess
 import sys
 import tempfile
 from collections import Counter
+from typing import Optional
 
 import triton
 from triton.backends.compiler import GPUTarget
@@ -149,19 +155,45 @@ def surveyed():
     return rows
 
 
-def main() -> int:
+def measure(match: str = "") -> list[dict]:
+    """Compile the surveyed configurations whose label contains ``match``; one dict per configuration
+    (label, tiles, and ``resources``' fields, or ``error`` when it does not compile)."""
+    rows = []
+    for label, kernel, constants, config in surveyed():
+        if match not in label:
+            continue
+        row = dict(label=label, block_m=config.block_m, block_n=config.block_n, num_warps=config.num_warps,
+                   num_stages=config.num_stages, max_registers=config.max_registers, passes=config.passes)
+        try:
+            row.update(resources(compile_for_hopper(kernel, constants, config), config.num_warps))
+        except Exception as exc:  # report a configuration that does not compile, keep going
+            row["error"] = str(exc).splitlines()[0][:120]
+        rows.append(row)
+    return rows
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m flashio.bench.resources", description=__doc__.split("\n")[0])
+    parser.add_argument("--match", default="", help="only configurations whose label contains this text")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
+    args = parser.parse_args(argv)
+    if os.environ.get("TRITON_INTERPRET", "0") == "1":
+        print("flashio.bench.resources: unset TRITON_INTERPRET (interpreted kernels cannot be compiled)",
+              file=sys.stderr)
+        return 2
+    rows = measure(args.match)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
     print("| kernel | tiles (m×n, warps, stages, reg cap) | registers | stack B | shared KB | programs/SM | "
           "HGMMA | HMMA | MUFU.EX2 | LDL | STL |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for label, kernel, constants, config in surveyed():
-        try:
-            r = resources(compile_for_hopper(kernel, constants, config), config.num_warps)
-        except Exception as exc:  # report a configuration that does not compile, keep going
-            print(f"| {label} | {config} | does not compile: {str(exc).splitlines()[0][:80]} |")
+    for r in rows:
+        tiles = f"{r['block_m']}×{r['block_n']}, {r['num_warps']}, {r['num_stages']}, {r['max_registers'] or '-'}"
+        if "error" in r:
+            print(f"| {r['label']} | {tiles} | does not compile: {r['error']} |")
             continue
-        tiles = f"{config.block_m}×{config.block_n}, {config.num_warps}, {config.num_stages}, " \
-                f"{config.max_registers or '-'}"
-        print(f"| {label} | {tiles} | {r['registers']} | {r['stack']} | {r['shared_kb']:.0f} | "
+        print(f"| {r['label']} | {tiles} | {r['registers']} | {r['stack']} | {r['shared_kb']:.0f} | "
               f"{r['programs_per_sm']} | {r.get('HGMMA', 0)} | {r.get('HMMA', 0)} | {r.get('MUFU.EX2', 0)} | "
               f"{r.get('LDL', 0)} | {r.get('STL', 0)} |", flush=True)
     return 0

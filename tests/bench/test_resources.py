@@ -1,0 +1,66 @@
+"""What the compiler makes of the Hopper kernels, checked without a GPU (flashio.bench.resources): the
+kernels are compiled by Triton for sm_90a on the CPU and their cubins read back. These are the properties
+the v0.5 speed work rests on (benchmarks/PERFORMANCE.md, item 6): a change that makes the shipped tiles
+spill or fall off the warpgroup MMA shows up here, before anyone times it on an H200.
+
+The compiler runs in a subprocess because this suite runs under TRITON_INTERPRET=1, where ``@triton.jit``
+functions are interpreted and cannot be compiled."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import triton
+
+_TOOLS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
+pytestmark = pytest.mark.skipif(not (_TOOLS / "cuobjdump").exists() or not (_TOOLS / "ptxas").exists(),
+                                reason="this Triton build ships no NVIDIA ptxas/cuobjdump to compile with")
+
+
+def _measure(match: str) -> list[dict]:
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    src = Path(__file__).resolve().parents[2] / "src"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-m", "flashio.bench.resources", "--match", match, "--json"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = json.loads(done.stdout)
+    assert rows, f"no configuration matched {match!r}"
+    return rows
+
+
+@pytest.fixture(scope="module")
+def forward_d128():
+    return _measure("forward tma d=128")
+
+
+@pytest.fixture(scope="module")
+def two_pass_d256():
+    return _measure("pass d=256")
+
+
+def test_tensor_descriptor_forward_at_d128_uses_warpgroup_mma_without_spills(forward_d128):
+    for row in forward_d128:
+        assert "error" not in row, row
+        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0, row
+        assert row["stack"] == 0, row
+
+
+def test_register_capped_forward_tile_fits_two_programs_per_multiprocessor(forward_d128):
+    capped = [row for row in forward_d128 if row["max_registers"] == 128]
+    assert capped
+    for row in capped:
+        assert row["registers"] <= 128 and row["programs_per_sm"] >= 2, row
+
+
+def test_two_pass_dkdv_tiles_at_d256_use_warpgroup_mma_and_barely_spill(two_pass_d256):
+    # A few dozen bytes of stack are register-allocation slack, not a spilling loop; the one-pass 64x64
+    # tile these replace spilled 704 bytes per thread.
+    for row in two_pass_d256:
+        assert "error" not in row, row
+        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0, row
+        assert row["stack"] <= 64, row
