@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+
+os.environ.setdefault("FLASHIO_TUNING_CACHE", "off")  # time every variant afresh, never reuse old choices
 
 import torch
 import torch.nn.functional as F

@@ -13,6 +13,9 @@ import torch
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
+# Tests never read or write the user's tuning cache (~/.cache/flashio); the tests of the cache itself
+# point it at a temporary folder.
+os.environ["FLASHIO_TUNING_CACHE"] = "off"
 
 
 @pytest.fixture(autouse=True)

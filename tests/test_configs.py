@@ -1,5 +1,6 @@
 """Tile configurations as data and the cached tuner (flashio.configs): the launch options a configuration
-hands to Triton, the candidate lists' invariants, and the choice being timed once per key."""
+hands to Triton, the candidate lists' invariants, the choice being timed once per key, and the file that
+keeps choices across processes."""
 
 import pytest
 
@@ -49,3 +50,71 @@ def test_a_configuration_that_fits_nowhere_is_an_error_naming_the_key(monkeypatc
     with pytest.raises(RuntimeError, match="no-fit-key"):
         configs.choose_config(("no-fit-key",), ("a", "b"), lambda option: float("inf"))
     configs.clear_choices()
+
+
+def _count_timings(record):
+    def time_config(option):
+        record.append(option)
+        return {"slow": 2.0, "fast": 1.0, "new": 0.5}[option]
+    return time_config
+
+
+@pytest.fixture
+def tuning_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", str(tmp_path))
+    configs.clear_choices()
+    yield tmp_path
+    configs.clear_choices()
+
+
+def test_a_timed_choice_is_reused_by_a_later_process_without_timing(tuning_cache):
+    first = []
+    assert configs.choose_config(("k", 1), ("slow", "fast"), _count_timings(first)) == "fast"
+    configs.clear_choices()  # what a new process starts with
+    second = []
+    assert configs.choose_config(("k", 1), ("slow", "fast"), _count_timings(second)) == "fast"
+    assert first == ["slow", "fast"] and second == []
+
+
+def test_tile_configurations_survive_the_round_trip_through_the_file(tuning_cache):
+    tiles = (TileConfig(64, 64, 4, 3), TileConfig(128, 64, 8, 2, "tma", 128), TileConfig(64, 64, 8, 2, passes=2))
+    timings = {tiles[0]: 3.0, tiles[1]: 1.0, tiles[2]: 2.0}
+    assert configs.choose_config(("tiles",), tiles, timings.__getitem__) == tiles[1]
+    configs.clear_choices()
+    assert configs.choose_config(("tiles",), tiles, lambda option: pytest.fail("timed again")) == tiles[1]
+
+
+def test_a_remembered_choice_that_is_no_longer_a_candidate_is_timed_again(tuning_cache):
+    configs.choose_config(("k", 2), ("slow", "fast"), _count_timings([]))
+    configs.clear_choices()
+    timed = []
+    assert configs.choose_config(("k", 2), ("slow", "new"), _count_timings(timed)) == "new"
+    assert timed == ["slow", "new"]
+
+
+def test_an_unreadable_cache_file_is_ignored_and_replaced(tuning_cache):
+    path = configs.tuning_cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{ not json")
+    timed = []
+    assert configs.choose_config(("k", 3), ("slow", "fast"), _count_timings(timed)) == "fast"
+    assert timed == ["slow", "fast"]
+    assert "('k', 3)" in path.read_text()
+
+
+def test_the_cache_file_is_named_after_the_code_so_new_kernels_start_afresh(tuning_cache):
+    path = configs.tuning_cache_path()
+    assert path.parent == tuning_cache and path.name.startswith("tuned-") and path.suffix == ".json"
+    assert len(path.stem) == len("tuned-") + 16
+
+
+def test_no_file_is_written_when_the_cache_is_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    configs.clear_choices()
+    assert configs.tuning_cache_path() is None
+    configs.choose_config(("k", 4), ("slow", "fast"), _count_timings([]))
+    configs.clear_choices()
+    assert list(tmp_path.iterdir()) == []

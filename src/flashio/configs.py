@@ -6,12 +6,22 @@ dtype, head-dim bucket, features, power-of-two buckets of the sequence lengths) 
 and caches the fastest, so a new sequence length inside the same bucket does not retune. Under the
 Triton CPU interpreter a fixed small configuration is used (timing the interpreter means nothing).
 Set ``FLASHIO_AUTOTUNE=0`` to skip timing and take each list's first entry (the analytic default).
+
+Choices also persist across processes in a JSON file (``FLASHIO_TUNING_CACHE``: a path, or ``off``;
+default ``~/.cache/flashio/``), named after a fingerprint of the kernel sources and the candidate lists
+and the Triton version, so that a change to either starts a fresh file: the next process pays only
+Triton's compile (itself cached on disk), not the timing.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
+import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Callable, Hashable, Optional, Sequence, TypeVar
 
 
@@ -161,6 +171,85 @@ Option = TypeVar("Option", bound=Hashable)
 _CHOICES: dict[Hashable, Hashable] = {}
 
 
+def tuning_cache_path() -> Optional[Path]:
+    """The file that keeps tuned choices across processes, or None when ``FLASHIO_TUNING_CACHE=off``.
+
+    The name carries a fingerprint of the kernel sources and of this module (the candidate lists) and the
+    Triton version: choices timed for other code are never reused."""
+    setting = os.environ.get("FLASHIO_TUNING_CACHE", "")
+    if setting.lower() in ("off", "0", "false", "no"):
+        return None
+    folder = Path(setting) if setting else Path.home() / ".cache" / "flashio"
+    return folder / f"tuned-{_code_fingerprint()}.json"
+
+
+_FINGERPRINT: list[str] = []
+
+
+def _code_fingerprint() -> str:
+    if not _FINGERPRINT:
+        import triton
+
+        digest = hashlib.sha256(triton.__version__.encode())
+        here = Path(__file__).resolve().parent
+        for source in [here / "configs.py", *sorted((here / "kernels").glob("*.py"))]:
+            digest.update(source.read_bytes())
+        _FINGERPRINT.append(digest.hexdigest()[:16])
+    return _FINGERPRINT[0]
+
+
+def _encode(option: Hashable):
+    if isinstance(option, TileConfig):
+        return {"tile": dataclasses.asdict(option)}
+    return {"value": option}
+
+
+def _decode(entry) -> Hashable:
+    if "tile" in entry:
+        return TileConfig(**entry["tile"])
+    return entry["value"]
+
+
+def _read_cache(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}  # no file yet, or one cut short by a crash: start afresh
+
+
+def _remembered(key: Hashable, candidates: Sequence[Option]) -> Optional[Option]:
+    """The choice another process timed for ``key``, if it is still one of ``candidates``."""
+    path = tuning_cache_path()
+    if path is None:
+        return None
+    entry = _read_cache(path).get(repr(key))
+    if entry is None:
+        return None
+    try:
+        option = _decode(entry)
+    except (TypeError, KeyError):
+        return None
+    return option if option in candidates else None
+
+
+def _remember(key: Hashable, option: Hashable) -> None:
+    """Add a timed choice to the cache file (read-merge-replace, so concurrent processes lose nothing
+    but a race's last writer; a file that cannot be written is skipped: the cache is an optimisation)."""
+    path = tuning_cache_path()
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = _read_cache(path)
+        data[repr(key)] = _encode(option)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as f:
+            json.dump(data, f, indent=0, sort_keys=True)
+        os.replace(f.name, path)
+    except OSError:
+        pass
+
+
 def choose_config(
     key: Hashable,
     candidates: Sequence[Option],
@@ -170,7 +259,8 @@ def choose_config(
 
     Candidates are tile configurations, or any other option of a kernel (the backward's dQ strategy).
     ``time_config(option)`` runs the kernel with ``option`` and returns its time in milliseconds, or
-    ``float('inf')`` when it does not fit the device (out of shared memory, registers).
+    ``float('inf')`` when it does not fit the device (out of shared memory, registers). A choice timed by
+    an earlier process (``tuning_cache_path``) is taken without timing.
     """
     chosen = _CHOICES.get(key)
     if chosen is not None:
@@ -178,11 +268,14 @@ def choose_config(
     if not autotune_enabled() or len(candidates) == 1:
         chosen = candidates[0]
     else:
-        timings = [(time_config(config), index) for index, config in enumerate(candidates)]
-        best_time, best_index = min(timings)
-        if best_time == float("inf"):
-            raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
-        chosen = candidates[best_index]
+        chosen = _remembered(key, candidates)
+        if chosen is None:
+            timings = [(time_config(config), index) for index, config in enumerate(candidates)]
+            best_time, best_index = min(timings)
+            if best_time == float("inf"):
+                raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
+            chosen = candidates[best_index]
+            _remember(key, chosen)
     _CHOICES[key] = chosen
     return chosen
 

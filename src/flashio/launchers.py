@@ -179,9 +179,21 @@ def device_capability(device: torch.device) -> tuple[int, int]:
     return capability
 
 
+_DEVICE_NAMES: dict = {}
+
+
+def device_name(device: torch.device) -> str:
+    """The GPU's name (two GPUs of one compute capability, an H100 and an H200, tune differently)."""
+    name = _DEVICE_NAMES.get(device)
+    if name is None:
+        name = _DEVICE_NAMES[device] = torch.cuda.get_device_name(device)
+    return name
+
+
 def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
     capability = device_capability(q.device) if q.is_cuda else (0, 0)
-    return (kernel, capability, q.dtype, problem.block_d, problem.group_size,
+    name = device_name(q.device) if q.is_cuda else "cpu"
+    return (kernel, name, capability, str(q.dtype), problem.block_d, problem.group_size,
             configs.length_bucket(problem.seqlen_q), configs.length_bucket(problem.seqlen_k), *flags)
 
 
