@@ -3,6 +3,7 @@
     python -m flashio.check                 # correctness + the issue's timing grid (bf16, d 64/128)
     python -m flashio.check --quick         # fewer sizes
     python -m flashio.check --skip-correctness --head-dims 64 --seqlens 4096
+    python -m flashio.check --skip-timing   # correctness only, incl. every kernel path forced in turn
 
 Correctness follows flash-attn's rule (algorithm.md): max|out - ref32| <= 2 max|ref_lp - ref32| + floor
 for outputs, 3x for gradients, where ref32 is standard attention in float32 and ref_lp standard attention
@@ -164,6 +165,64 @@ CORRECTNESS_CASES = [
 ]
 
 
+# Kernel paths and tile families that the tuner picks only for some shapes: each is forced (as the only
+# candidate of its kernel, or through FLASHIO_*_PATH) and run on these cases, so that one check covers all
+# of them whatever the tuner would choose on this GPU.
+PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
+    "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
+    "d128 varlen 1k", "d128 deterministic causal 2k")]
+
+
+def forced_paths() -> dict:
+    """name -> (environment variables, {candidate-list name in flashio.configs: replacement}) per path."""
+    from flashio.configs import TileConfig
+
+    every_bucket = lambda *configs: {64: configs, 128: configs, 256: configs}
+    return {
+        "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
+        "forward: 128-register 128x64 tiles": ({}, {"FORWARD_CANDIDATES": {
+            64: (TileConfig(128, 64, 8, 2, max_registers=128),),
+            128: (TileConfig(128, 64, 8, 2, max_registers=128),),
+            256: (TileConfig(64, 64, 4, 2),)}}),
+        "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
+        "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
+            64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
+            256: (TileConfig(32, 64, 4, 2, passes=2),)}}),
+    }
+
+
+class forcing:
+    """Context manager: set environment variables and replace candidate lists of flashio.configs (and forget
+    cached choices) on entry; restore everything on exit."""
+
+    def __init__(self, environment: dict, candidate_lists: dict):
+        self.environment, self.candidate_lists = environment, candidate_lists
+
+    def __enter__(self):
+        from flashio import configs
+
+        self.saved_env = {name: os.environ.get(name) for name in self.environment}
+        self.saved_lists = {name: getattr(configs, name) for name in self.candidate_lists}
+        os.environ.update(self.environment)
+        for name, replacement in self.candidate_lists.items():
+            setattr(configs, name, replacement)
+        configs.clear_choices()
+        return self
+
+    def __exit__(self, *exc):
+        from flashio import configs
+
+        for name, value in self.saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        for name, value in self.saved_lists.items():
+            setattr(configs, name, value)
+        configs.clear_choices()
+        return False
+
+
 # --------------------------------------------------------------------------------------------
 # timing
 # --------------------------------------------------------------------------------------------
@@ -202,6 +261,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer sequence lengths (1k, 4k, 16k)")
     parser.add_argument("--skip-correctness", action="store_true")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--skip-paths", action="store_true",
+                        help="skip re-running correctness cases with each non-default kernel path forced")
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
@@ -232,6 +293,17 @@ def main(argv: Optional[list[str]] = None) -> int:
             report["correctness"].append(result)
             failures += not result["ok"]
             print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}", flush=True)
+        if not args.skip_paths:
+            for path_name, (environment, candidate_lists) in forced_paths().items():
+                print(f"forced path: {path_name}", flush=True)
+                with forcing(environment, candidate_lists):
+                    for case in PATH_CASES:
+                        result = run_correctness_case(case)
+                        result["path"] = path_name
+                        report["correctness"].append(result)
+                        failures += not result["ok"]
+                        print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}",
+                              flush=True)
         if previous is None:
             del os.environ["FLASHIO_AUTOTUNE"]
         else:

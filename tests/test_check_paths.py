@@ -1,0 +1,56 @@
+"""The GPU check (python -m flashio.check) re-runs its correctness cases with each non-default kernel path
+forced. Its forcing must reach the launchers and leave nothing behind: checked here on the CPU, where the
+interpreter runs the same launchers."""
+
+import os
+
+import pytest
+import torch
+
+import flashio
+from flashio import check, configs
+
+
+def test_every_forced_path_names_real_candidate_lists_for_every_head_dim_bucket():
+    for name, (environment, candidate_lists) in check.forced_paths().items():
+        assert environment or candidate_lists, name
+        for list_name, replacement in candidate_lists.items():
+            assert hasattr(configs, list_name), (name, list_name)
+            assert set(replacement) == {64, 128, 256}, (name, list_name)
+
+
+def test_forcing_restores_environment_and_candidate_lists(monkeypatch):
+    monkeypatch.delenv("FLASHIO_BACKWARD_PATH", raising=False)
+    original = configs.BACKWARD_DKDV_CANDIDATES
+    replacement = {64: (configs.TileConfig(64, 64, 4, 3, passes=2),)}
+    with check.forcing({"FLASHIO_BACKWARD_PATH": "tma"}, {"BACKWARD_DKDV_CANDIDATES": replacement}):
+        assert os.environ["FLASHIO_BACKWARD_PATH"] == "tma"
+        assert configs.BACKWARD_DKDV_CANDIDATES is replacement
+    assert "FLASHIO_BACKWARD_PATH" not in os.environ
+    assert configs.BACKWARD_DKDV_CANDIDATES is original
+
+
+def test_a_forced_path_reaches_the_launchers(monkeypatch):
+    # Forcing the tensor-descriptor backward must change which kernel runs: replace that kernel by one
+    # that refuses to launch, and see the refusal only while the path is forced.
+    from flashio.kernels import backward_tma
+
+    class Refused(Exception):
+        pass
+
+    class RefusingKernel:
+        def __getitem__(self, grid):
+            def launch(*args, **kwargs):
+                raise Refused
+            return launch
+
+    monkeypatch.setattr(backward_tma, "attention_backward_dkdv_tma_kernel", RefusingKernel())
+    q, k, v = (torch.randn(1, 2, 32, 16, dtype=torch.float16, requires_grad=True) for _ in range(3))
+    # A dense upstream gradient: out.sum()'s would be an expanded (stride 0) tensor, which the
+    # tensor-descriptor path does not take.
+    dout = torch.randn(1, 2, 32, 16, dtype=torch.float16)
+    with check.forcing({"FLASHIO_BACKWARD_PATH": "tma"}, {}):
+        with pytest.raises(Refused):
+            flashio.attention(q, k, v).backward(dout)
+    flashio.attention(q, k, v).backward(dout)  # restored: the portable kernels run again
+    assert q.grad is not None and torch.isfinite(q.grad).all()
