@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import sys
 from pathlib import Path
 
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
-    return value
-
-
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a dropout probability in [0, 1), got {text}")
-    return value
+from flashio.cli_types import positive_int, probability
 
 
 def register(subparsers) -> None:
@@ -30,20 +17,20 @@ def register(subparsers) -> None:
         "bench", help="measure flashio and the alternatives (SDPA backends, FlexAttention, standard) on this GPU",
         description="Sweep sequence length, head dim, causal, dtype, dropout and key padding; time forward, "
                     "backward and both for each system; write CSV and JSON.")
-    parser.add_argument("--seqlens", type=_positive_int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
-    parser.add_argument("--head-dims", type=_positive_int, nargs="+", default=[64, 128])
+    parser.add_argument("--seqlens", type=positive_int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
+    parser.add_argument("--head-dims", type=positive_int, nargs="+", default=[64, 128])
     parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
     parser.add_argument("--dtypes", choices=["bf16", "fp16"], nargs="+", default=["bf16"])
-    parser.add_argument("--dropout", type=_probability, nargs="+", default=[0.0], metavar="P")
+    parser.add_argument("--dropout", type=probability, nargs="+", default=[0.0], metavar="P")
     parser.add_argument("--padding", choices=["no", "yes", "both"], default="no",
                         help="key padding: sequence lengths drawn in [N-20, N] (the paper's masking benchmark)")
     parser.add_argument("--modes", choices=["fwd", "bwd", "fwdbwd"], nargs="+", default=["fwd", "bwd", "fwdbwd"])
     parser.add_argument("--systems", choices=sorted(SYSTEMS), nargs="+",
                         default=["flashio", "standard", "sdpa_math", "sdpa_flash", "sdpa_efficient", "sdpa_cudnn",
                                  "flex", "flash_attn"])
-    parser.add_argument("--tokens", type=_positive_int, default=16384, help="batch·N when --batch is not given")
-    parser.add_argument("--batch", type=_positive_int, default=None, help="a fixed batch size instead of --tokens")
-    parser.add_argument("--hidden", type=_positive_int, default=2048, help="heads·d")
+    parser.add_argument("--tokens", type=positive_int, default=16384, help="batch·N when --batch is not given")
+    parser.add_argument("--batch", type=positive_int, default=None, help="a fixed batch size instead of --tokens")
+    parser.add_argument("--hidden", type=positive_int, default=2048, help="heads·d")
     parser.add_argument("--out", type=Path, default=Path("bench-results"), metavar="DIR")
     parser.add_argument("--interpret", action="store_true",
                         help="without a GPU: run flashio and standard attention on the CPU through Triton's "

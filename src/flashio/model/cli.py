@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from flashio.cli_types import fraction, positive_float, positive_int, probability
 from flashio.model import gpus as gpu_db
 from flashio.model.counts import (
     BACKWARD_TILES,
@@ -22,46 +23,6 @@ from flashio.model.counts import (
     analytic_io,
     paper_blocking,
 )
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability, got {text!r}") from None
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"dropout probability must be in [0, 1), got {value}")
-    return value
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a fraction, got {text!r}") from None
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"block-sparse fraction must be in (0, 1], got {value}")
-    return value
 
 
 _OVERRIDE_OPTIONS = (
@@ -84,7 +45,7 @@ def _add_gpu_file_option(parser: argparse.ArgumentParser) -> None:
 def _add_override_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("override GPU figures")
     for flag, field_name, help_text in _OVERRIDE_OPTIONS:
-        kind = _positive_int if field_name == "sm_count" else _positive_float
+        kind = positive_int if field_name == "sm_count" else positive_float
         group.add_argument(flag, dest=f"override_{field_name}", type=kind, default=None, help=help_text)
 
 
@@ -211,16 +172,16 @@ def register(subparsers) -> None:
         "io", help="analytic (and simulated) HBM reads and writes of one attention head",
         description="HBM reads/writes of one (batch, head) slice for an SRAM of M bytes, in elements of "
                     "the 2-byte input dtype unless --bytes (fp32 statistics count 4 bytes each).")
-    p_io.add_argument("--seqlen", type=_positive_int, required=True)
-    p_io.add_argument("--head-dim", type=_positive_int, required=True)
-    p_io.add_argument("--sram-bytes", type=_positive_int, required=True)
+    p_io.add_argument("--seqlen", type=positive_int, required=True)
+    p_io.add_argument("--head-dim", type=positive_int, required=True)
+    p_io.add_argument("--sram-bytes", type=positive_int, required=True)
     p_io.add_argument("--kernel", choices=("standard", "fa1", "fa2"), default="fa1")
     p_io.add_argument("--pass", dest="pass_", choices=("fwd", "bwd", "fwdbwd"), default="fwd")
     p_io.add_argument("--causal", action="store_true")
-    p_io.add_argument("--dropout", type=_probability, default=0.0)
-    p_io.add_argument("--key-valid", type=_positive_int, default=None,
+    p_io.add_argument("--dropout", type=probability, default=0.0)
+    p_io.add_argument("--key-valid", type=positive_int, default=None,
                       help="number of unpadded keys (key padding mask)")
-    p_io.add_argument("--block-sparse", type=_fraction, default=None, metavar="S",
+    p_io.add_argument("--block-sparse", type=fraction, default=None, metavar="S",
                       help="fraction of non-zero blocks (pattern on the forward blocks)")
     p_io.add_argument("--simulate", action="store_true", help="also run the NumPy simulator and compare")
     p_io.add_argument("--bytes", action="store_true", help="report bytes instead of elements")
@@ -230,8 +191,7 @@ def register(subparsers) -> None:
 
     from flashio.model import cli_predict
 
-    cli_predict.register(subparsers, _add_gpu_file_option, _add_override_options, _resolve_gpu,
-                         _positive_int, _probability)
+    cli_predict.register(subparsers, _add_gpu_file_option, _add_override_options, _resolve_gpu)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from flashio.cli_types import positive_int, probability
 from flashio.model import gpus as gpu_db
 
 
-def _add_workload_options(parser: argparse.ArgumentParser, positive_int, probability) -> None:
+def _add_workload_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpu", required=True, help="GPU slug (see `flashio gpus`)")
     parser.add_argument("--batch", type=positive_int, required=True)
     parser.add_argument("--heads", type=positive_int, required=True)
@@ -31,7 +32,7 @@ def _workload(args: argparse.Namespace):
                     args.padding_mask, args.dtype)
 
 
-def register(subparsers, add_gpu_file_option, add_override_options, resolve_gpu, positive_int, probability) -> None:
+def register(subparsers, add_gpu_file_option, add_override_options, resolve_gpu) -> None:
     """Add ``predict`` and ``explain`` to the parser."""
 
     def predict_handler(args: argparse.Namespace) -> int:
@@ -60,7 +61,7 @@ def register(subparsers, add_gpu_file_option, add_override_options, resolve_gpu,
         "predict", help="predict standard vs FlashAttention time and speedup on a GPU",
         description="Predicted times, speedup and the counts behind them, from the GPU's specifications "
                     "and efficiency factors measured on the H200.")
-    _add_workload_options(p_predict, positive_int, probability)
+    _add_workload_options(p_predict)
     add_gpu_file_option(p_predict)
     add_override_options(p_predict)
     p_predict.set_defaults(handler=predict_handler, _parser=p_predict)
@@ -83,7 +84,7 @@ def register(subparsers, add_gpu_file_option, add_override_options, resolve_gpu,
         "explain", help="elasticities of the speedup, time shares and the seed's three claims",
         description="Why the speedup is what it is on this GPU: elasticities w.r.t. bandwidth, SRAM and "
                     "tensor FLOPs, time shares, and (with --compare) counterfactual swaps of figures.")
-    _add_workload_options(p_explain, positive_int, probability)
+    _add_workload_options(p_explain)
     p_explain.add_argument("--compare", default=None, help="swap figures in from this GPU")
     add_gpu_file_option(p_explain)
     add_override_options(p_explain)
