@@ -19,8 +19,8 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import (dropout_keep, key_block_ranges, query_block_ranges, row_log2_normaliser,
-                                    row_pointer, sequence_bounds)
+from flashio.kernels.common import (dropout_keep, key_block_ranges, key_visibility, query_block_program,
+                                    query_block_ranges, row_log2_normaliser, row_pointer, sequence_bounds)
 
 
 @triton.jit
@@ -88,9 +88,7 @@ def _dkdv_tile(
     qkT = tl.dot(k, tl.trans(q), input_precision=DOT_PRECISION)
     pT = tl.math.exp2(qkT * qk_scale - lse2[None, :])
     if MASKED:
-        visible = offs_n[:, None] < seqlen_k
-        if IS_CAUSAL:
-            visible = visible & (offs_n[:, None] <= offs_m[None, :] + causal_shift)
+        visible = key_visibility(offs_m[None, :], offs_n[:, None], seqlen_k, causal_shift, IS_CAUSAL)
         pT = tl.where(visible, pT, 0.0)
     if HAS_DROPOUT:
         keepT = dropout_keep(seed, bh, offs_m[None, :] + tl.zeros_like(offs_n)[:, None],
@@ -250,9 +248,7 @@ def _dq_tile(
     qk = tl.dot(q, tl.trans(k), input_precision=DOT_PRECISION)
     p = tl.math.exp2(qk * qk_scale - lse2[:, None])
     if MASKED:
-        visible = key_in[None, :]
-        if IS_CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + causal_shift)
+        visible = key_visibility(offs_m[:, None], offs_n[None, :], seqlen_k, causal_shift, IS_CAUSAL)
         p = tl.where(visible, p, 0.0)
     dp = tl.dot(do, tl.trans(v), input_precision=DOT_PRECISION)
     if HAS_DROPOUT:
@@ -289,17 +285,10 @@ def attention_backward_dq_kernel(
     Grid: (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch); the key loop mirrors the forward kernel's.
     """
     LOG2E: tl.constexpr = 1.4426950408889634
-    pid_m = tl.program_id(0)
-    head = tl.program_id(1)
-    batch = tl.program_id(2)
-    if IS_CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - pid_m
-    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
-    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
-    start_m = pid_m * BLOCK_M
+    batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
+        cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, IS_VARLEN)
     if start_m >= seqlen_q:
         return
-    kv_head = head // kv_group_size
     q_head = row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm)
     do_head = row_pointer(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom)
     lse_head = row_pointer(LSE, batch, head, q_start, stride_lb, stride_lh, stride_lm)

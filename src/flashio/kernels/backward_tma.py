@@ -15,8 +15,8 @@ the five matrix products per tile of the FLOP count instead of the seven of the 
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import (key_block_ranges, query_block_ranges, row_log2_normaliser, row_pointer,
-                                    row_tile_descriptor, sequence_bounds)
+from flashio.kernels.common import (key_block_ranges, key_visibility, query_block_program, query_block_ranges,
+                                    row_log2_normaliser, row_pointer, row_tile_descriptor, sequence_bounds)
 
 
 @triton.jit
@@ -37,9 +37,7 @@ def _dkdv_tma_tile(
     qkT = tl.dot(k, q.T)
     pT = tl.math.exp2(qkT * qk_scale - lse2[None, :])
     if MASKED:
-        visible = offs_n[:, None] < seqlen_k
-        if IS_CAUSAL:
-            visible = visible & (offs_n[:, None] <= offs_m[None, :] + causal_shift)
+        visible = key_visibility(offs_m[None, :], offs_n[:, None], seqlen_k, causal_shift, IS_CAUSAL)
         pT = tl.where(visible, pT, 0.0)
     dpT = tl.dot(v, do.T)
     dv = tl.dot(pT.to(do.dtype), do, dv)
@@ -134,9 +132,7 @@ def _dq_tma_tile(
     p = tl.math.exp2(qk * qk_scale - lse2[:, None])
     if MASKED:
         offs_n = start_n + tl.arange(0, BLOCK_N)
-        visible = offs_n[None, :] < seqlen_k
-        if IS_CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + causal_shift)
+        visible = key_visibility(offs_m[:, None], offs_n[None, :], seqlen_k, causal_shift, IS_CAUSAL)
         p = tl.where(visible, p, 0.0)
     dp = tl.dot(do, v.T)
     ds = p * (dp - delta[:, None])
@@ -162,17 +158,10 @@ def attention_backward_dq_tma_kernel(
     Grid: (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch), heavy causal blocks first.
     """
     LOG2E: tl.constexpr = 1.4426950408889634
-    pid_m = tl.program_id(0)
-    head = tl.program_id(1)
-    batch = tl.program_id(2)
-    if IS_CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - pid_m
-    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
-    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
-    start_m = pid_m * BLOCK_M
+    batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
+        cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, IS_VARLEN)
     if start_m >= seqlen_q:
         return
-    kv_head = head // kv_group_size
     q_desc = row_tile_descriptor(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm,
                                  seqlen_q, HEAD_DIM, BLOCK_M)
     do_desc = row_tile_descriptor(DO, batch, head, q_start, stride_dob, stride_doh, stride_dom,

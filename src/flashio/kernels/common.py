@@ -46,6 +46,57 @@ def sequence_bounds(cu_seqlens, batch, fixed_seqlen, IS_VARLEN: tl.constexpr):
 
 
 @triton.jit
+def query_block_program(cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size,
+                        BLOCK_M: tl.constexpr, IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr):
+    """Where a program of a query-block grid (cdiv(max_seqlen_q, BLOCK_M), num_heads, batch) works:
+    (batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m).
+
+    For causal attention the query blocks are taken in reverse, so that the heaviest (bottom) blocks
+    start first and the triangle balances. The caller returns early when ``start_m >= seqlen_q`` (a
+    packed sequence shorter than the longest)."""
+    pid_m = tl.program_id(0)
+    head = tl.program_id(1)
+    batch = tl.program_id(2)
+    if IS_CAUSAL:
+        pid_m = tl.num_programs(0) - 1 - pid_m
+    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
+    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
+    return batch, head, head // kv_group_size, q_start, seqlen_q, k_start, seqlen_k, pid_m * BLOCK_M
+
+
+@triton.jit
+def key_visibility(rows, cols, seqlen_k, causal_shift, IS_CAUSAL: tl.constexpr):
+    """Which (row, key) entries of a tile exist and are visible: ``rows`` and ``cols`` are broadcastable
+    index tensors ([M, 1] and [1, N], or transposed for the [keys, rows] tiles of the dK/dV kernels)."""
+    visible = cols < seqlen_k
+    if IS_CAUSAL:
+        visible = visible & (cols <= rows + causal_shift)
+    return visible
+
+
+@triton.jit
+def online_softmax_update(qk, m_i, l_i, qk_scale, visible, MASKED: tl.constexpr):
+    """One step of the online softmax (FlashAttention-2, section 3.1) for the raw score tile ``qk``:
+
+        m_new = max(m, rowmax(qk_scale * qk));  P = exp2(qk_scale * qk - m_new);
+        alpha = 2^(m - m_new);  l <- alpha * l + rowsum(P)
+
+    Returns (P, alpha, l, m_new); the caller rescales its accumulator by alpha and adds P V. With
+    ``MASKED``, entries outside ``visible`` are -inf, and a row that has seen no visible key yet keeps
+    m = -inf while subtracting 0 instead, so that exp2(-inf - -inf) never makes a NaN."""
+    if MASKED:
+        qk = tl.where(visible, qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+    else:
+        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        m_safe = m_new
+    p = tl.math.exp2(qk * qk_scale - m_safe[:, None])
+    alpha = tl.math.exp2(m_i - m_safe)
+    return p, alpha, l_i * alpha + tl.sum(p, 1), m_new
+
+
+@triton.jit
 def key_block_ranges(start_m, seqlen_q, seqlen_k, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                      IS_CAUSAL: tl.constexpr):
     """(unmasked_end, end) for the query rows [start_m, start_m + BLOCK_M): key blocks starting below

@@ -14,7 +14,8 @@ never loaded (FlashAttention section 3.3).
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import dropout_keep, key_block_ranges, row_pointer, sequence_bounds
+from flashio.kernels.common import (dropout_keep, key_block_ranges, key_visibility, online_softmax_update,
+                                    query_block_program, row_pointer)
 
 
 @triton.jit
@@ -57,21 +58,8 @@ def _forward_tile(
             v = tl.load(v_ptrs, mask=d_in[None, :], other=0.0)
 
     qk = tl.dot(q, kt, input_precision=DOT_PRECISION)
-    if MASKED:
-        visible = key_in[None, :]
-        if IS_CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + causal_shift)
-        qk = tl.where(visible, qk, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        # A row that has seen no visible key yet keeps m = -inf; subtract 0 instead so that
-        # exp2(-inf - -inf) never produces NaN.
-        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
-    else:
-        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        m_safe = m_new
-    p = tl.math.exp2(qk * qk_scale - m_safe[:, None])
-    alpha = tl.math.exp2(m_i - m_safe)
-    l_i = l_i * alpha + tl.sum(p, 1)
+    visible = key_visibility(offs_m[:, None], offs_n[None, :], seqlen_k, causal_shift, IS_CAUSAL)
+    p, alpha, l_i, m_new = online_softmax_update(qk, m_i, l_i, qk_scale, visible, MASKED)
     acc = acc * alpha[:, None]
     if HAS_DROPOUT:
         keep = dropout_keep(seed, bh, offs_m[:, None] + tl.zeros_like(offs_n)[None, :],
@@ -108,17 +96,10 @@ def attention_forward_kernel(
     LSE = -inf (the log of an empty sum).
     """
     LOG2E: tl.constexpr = 1.4426950408889634
-    pid_m = tl.program_id(0)
-    head = tl.program_id(1)
-    batch = tl.program_id(2)
-    if IS_CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - pid_m
-    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
-    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
-    start_m = pid_m * BLOCK_M
+    batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
+        cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, IS_VARLEN)
     if start_m >= seqlen_q:
         return
-    kv_head = head // kv_group_size
     q_head = row_pointer(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm)
     k_head = row_pointer(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn)
     v_head = row_pointer(V, batch, kv_head, k_start, stride_vb, stride_vh, stride_vn)

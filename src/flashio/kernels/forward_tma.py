@@ -17,27 +17,17 @@ and was removed.
 import triton
 import triton.language as tl
 
-from flashio.kernels.common import key_block_ranges, row_pointer, row_tile_descriptor, sequence_bounds
+from flashio.kernels.common import (key_block_ranges, key_visibility, online_softmax_update, query_block_program,
+                                    row_pointer, row_tile_descriptor)
 
 
 @triton.jit
 def _online_softmax_step(acc, l_i, m_i, qk, v, start_n, offs_m, seqlen_k, causal_shift, qk_scale,
                          BLOCK_N: tl.constexpr, MASKED: tl.constexpr, IS_CAUSAL: tl.constexpr):
-    """One step of the online softmax for a score tile ``qk`` already computed (raw Q K^T)."""
-    if MASKED:
-        offs_n = start_n + tl.arange(0, BLOCK_N)
-        visible = offs_n[None, :] < seqlen_k
-        if IS_CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + causal_shift)
-        qk = tl.where(visible, qk, float("-inf"))
-        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
-    else:
-        m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        m_safe = m_new
-    p = tl.math.exp2(qk * qk_scale - m_safe[:, None])
-    alpha = tl.math.exp2(m_i - m_safe)
-    l_i = l_i * alpha + tl.sum(p, 1)
+    """One step of the online softmax (``common.online_softmax_update``) and the P V product."""
+    offs_n = start_n + tl.arange(0, BLOCK_N)
+    visible = key_visibility(offs_m[:, None], offs_n[None, :], seqlen_k, causal_shift, IS_CAUSAL)
+    p, alpha, l_i, m_new = online_softmax_update(qk, m_i, l_i, qk_scale, visible, MASKED)
     acc = acc * alpha[:, None]
     acc = tl.dot(p.to(v.dtype), v, acc)
     return acc, l_i, m_new
@@ -75,17 +65,10 @@ def attention_forward_tma_kernel(
     Strides of the head dimension are 1 (the launcher guarantees it), so they are not arguments.
     """
     LOG2E: tl.constexpr = 1.4426950408889634
-    pid_m = tl.program_id(0)
-    head = tl.program_id(1)
-    batch = tl.program_id(2)
-    if IS_CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - pid_m
-    q_start, seqlen_q = sequence_bounds(cu_seqlens_q, batch, fixed_seqlen_q, IS_VARLEN)
-    k_start, seqlen_k = sequence_bounds(cu_seqlens_k, batch, fixed_seqlen_k, IS_VARLEN)
-    start_m = pid_m * BLOCK_M
+    batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
+        cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, IS_VARLEN)
     if start_m >= seqlen_q:
         return
-    kv_head = head // kv_group_size
     q_desc = row_tile_descriptor(Q, batch, head, q_start, stride_qb, stride_qh, stride_qm,
                                  seqlen_q, HEAD_DIM, BLOCK_M)
     k_desc = row_tile_descriptor(K, batch, kv_head, k_start, stride_kb, stride_kh, stride_kn,
