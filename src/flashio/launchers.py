@@ -315,15 +315,16 @@ def attention_forward(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, **config.launch_options(), **flags,
         )
 
-    tma_ok = q.dtype != torch.float32 and _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
     forced = configs.forced_path("forward")
-    if forced is not None and forced != "pointer" and tma_ok:
+    forced_tma = forced is not None and forced != "pointer"
+    # The tensor-descriptor kernel is a candidate when forced or on Hopper and newer, for inputs it takes.
+    tma_ok = (forced_tma or (forced is None and _has_tma(q))) and q.dtype != torch.float32 and \
+        _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
+    if forced_tma and tma_ok:
         config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_FORWARD,
                                     configs.FORWARD_TMA_CANDIDATES)
     else:
-        tma_candidates = None
-        if tma_ok and forced is None and _has_tma(q):
-            tma_candidates = configs.FORWARD_TMA_CANDIDATES
+        tma_candidates = configs.FORWARD_TMA_CANDIDATES if tma_ok else None
         # Whether the TMA kernel may run is part of the key: a choice made for aligned, contiguous inputs
         # must not be reused for inputs the TMA kernel cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
@@ -379,11 +380,11 @@ def attention_backward(
 
     tensor_strides = {name: strides_bhnd(t, layout) for name, t in
                       (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
-    tma_ok = q.dtype != torch.float32 and _tma_eligible(
-        problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
-    # The tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES).
+    # The tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES), so
+    # its eligibility is only checked then.
     forced = configs.forced_path("backward")
-    use_tma = forced is not None and forced != "pointer" and tma_ok
+    use_tma = forced is not None and forced != "pointer" and q.dtype != torch.float32 and _tma_eligible(
+        problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
