@@ -58,27 +58,27 @@ def ptr(bm, bn, w, s, regs=None):
 
 
 # v0.5 run A (results/2026-11-30_h200_v0.5_variants_a.json) measured a look-ahead loop (Q K^T of the next
-# block before the current softmax; since removed: slower) and register caps; run B (these lists) the
-# register-capped tiles that let two programs share a multiprocessor, and the tensor-descriptor backward.
+# block before the current softmax; since removed: slower) and register caps; run B the register-capped tiles
+# that let two programs share a multiprocessor, and the tensor-descriptor backward (its lists are in git
+# history, v0.5). v0.6: the warp-specialised forward (kernels/forward_ws.py) against the v0.5 kernels.
+def ws(bm, bn, w, s):
+    return TileConfig(bm, bn, w, s, "ws")
+
+
 FORWARD_VARIANTS = {
-    64: [None, ptr(128, 64, 4, 3, 128), ptr(128, 64, 8, 2, 128), tma(128, 64, 4, 3, 128),
-         ptr(64, 64, 4, 3, 128)],
-    128: [None, tma(128, 64, 8, 2, 128), ptr(128, 64, 8, 2, 128), tma(128, 64, 8, 2, 168),
-          ptr(64, 64, 4, 3, 128), tma(128, 128, 8, 2, 128)],
-    256: [None, tma(64, 64, 4, 2), tma(128, 64, 8, 2), ptr(64, 64, 4, 2, 128), tma(64, 64, 4, 2, 128)],
+    64: [None, tma(128, 64, 4, 3), ws(128, 128, 4, 2)],
+    128: [None, tma(128, 128, 8, 3), tma(128, 64, 8, 2, 128), ws(128, 128, 4, 2), ws(128, 64, 4, 2)],
+    256: [None, tma(128, 64, 8, 2), ws(128, 64, 4, 1)],
 }
-# (strategy, dkdv config, dq config)
+# (strategy, dkdv config, dq config); v0.6: the warp-specialised dK/dV kernel (kernels/backward_ws.py) against
+# the portable one, each with the portable dQ kernel. (The v0.6 run also timed a warp-specialised dQ kernel,
+# since removed: results/2026-11-30_h200_v0.6_ws_variants.json.)
 BACKWARD_VARIANTS = {
-    64: [None, ("atomic", tma(64, 128, 8, 2), None), ("atomic", tma(64, 128, 8, 3), None),
-         ("atomic", tma(64, 64, 4, 3), None), ("atomic", tma(128, 128, 8, 2), None),
-         ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 3)),
-         ("separate", tma(64, 128, 8, 3), tma(128, 128, 8, 2))],
-    128: [None, ("atomic", tma(64, 128, 8, 2), None), ("atomic", tma(64, 128, 8, 3), None),
-          ("atomic", tma(64, 64, 4, 3), None), ("atomic", tma(128, 64, 8, 2), None),
-          ("separate", tma(64, 128, 8, 2), tma(128, 64, 8, 2)),
-          ("separate", ptr(64, 128, 8, 2), tma(128, 64, 8, 2))],
-    256: [None, ("atomic", tma(32, 64, 4, 2), None), ("atomic", tma(64, 64, 8, 1), None),
-          ("separate", tma(32, 64, 4, 2), tma(64, 32, 4, 2))],
+    64: [None, ("separate", ws(64, 128, 4, 2), ptr(128, 64, 8, 3)), ("separate", ptr(32, 128, 4, 3), ptr(128, 64, 8, 3))],
+    128: [None, ("separate", ws(64, 128, 4, 2), ptr(128, 128, 8, 2)), ("separate", ptr(64, 128, 8, 3), ptr(128, 128, 8, 2)),
+          ("separate", ws(64, 128, 4, 2), ptr(128, 64, 8, 2))],
+    256: [None, ("separate", TileConfig(32, 64, 4, 2, passes=2), ptr(128, 32, 8, 2)),
+          ("separate", TileConfig(64, 64, 8, 2, passes=2), ptr(128, 32, 8, 2))],
 }
 
 
@@ -87,7 +87,7 @@ def _label(variant) -> str:
         return "tuned"
     if isinstance(variant, TileConfig):
         c = variant
-        extra = f"+r{c.max_registers}" if c.max_registers else ""
+        extra = (f"+r{c.max_registers}" if c.max_registers else "") + (f"+{c.passes}pass" if c.passes > 1 else "")
         return f"{c.path}{extra} {c.block_m}x{c.block_n} w{c.num_warps} s{c.num_stages}"
     strategy, dkdv, dq = variant
     return f"{strategy} dkdv[{_label(dkdv)}]" + (f" dq[{_label(dq)}]" if dq else "")
@@ -97,7 +97,7 @@ def _bench(fn, **kw) -> float:
     return do_bench(fn, warmup=10, rep=60, return_mode="median", **kw)
 
 
-def run_point(dtype, d, n, causal, tokens=16384, hidden=2048, quick=False):
+def run_point(dtype, d, n, causal, tokens=16384, hidden=2048, quick=False, forward_only=False):
     batch, heads = tokens // n, hidden // d
     gen = torch.Generator(device="cuda").manual_seed(0)
     q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=dtype, generator=gen).requires_grad_()
@@ -138,7 +138,7 @@ def run_point(dtype, d, n, causal, tokens=16384, hidden=2048, quick=False):
     # backward variants run after the tuned forward
     _FORCED.clear()
     t_fwd = fwd_times.get("tuned") or _bench(flash)
-    for variant in BACKWARD_VARIANTS[d][: 1 if quick else None]:
+    for variant in ([] if forward_only else BACKWARD_VARIANTS[d][: 1 if quick else None]):
         _FORCED.clear()
         if variant is not None:
             strategy, dkdv, dq = variant
@@ -171,6 +171,7 @@ def main() -> int:
     parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 16384])
     parser.add_argument("--dtypes", nargs="+", default=["bf16"])
     parser.add_argument("--quick", action="store_true", help="tuned only")
+    parser.add_argument("--forward-only", action="store_true", help="skip the backward variants")
     args = parser.parse_args()
     dtypes = {"bf16": torch.bfloat16, "fp16": torch.float16}
     matmul = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
@@ -182,7 +183,7 @@ def main() -> int:
             for n in args.seqlens:
                 for causal in (False, True):
                     configs.clear_choices()
-                    rows = run_point(dtypes[dtype_name], d, n, causal, quick=args.quick)
+                    rows = run_point(dtypes[dtype_name], d, n, causal, quick=args.quick, forward_only=args.forward_only)
                     for row in rows:
                         row.update(dtype=dtype_name, d=d, n=n, causal=causal)
                         results.append(row)

@@ -54,3 +54,32 @@ def test_a_forced_path_reaches_the_launchers(monkeypatch):
             flashio.attention(q, k, v).backward(dout)
     flashio.attention(q, k, v).backward(dout)  # restored: the portable kernels run again
     assert q.grad is not None and torch.isfinite(q.grad).all()
+
+
+@pytest.mark.parametrize("variable", ["FLASHIO_FORWARD_PATH", "FLASHIO_BACKWARD_PATH"])
+def test_a_forced_path_must_name_a_kernel_of_that_pass(monkeypatch, variable):
+    monkeypatch.setenv(variable, "warp")
+    q, k, v = (torch.randn(1, 2, 16, 32, dtype=torch.float16, requires_grad=True) for _ in range(3))
+    dout = torch.randn(1, 2, 16, 32, dtype=torch.float16)
+    with pytest.raises(ValueError, match=f"{variable} must be 'pointer' or 'tma' or 'ws', got 'warp'"):
+        flashio.attention(q, k, v).backward(dout)
+
+
+def test_forcing_ws_runs_the_warp_specialised_forward(monkeypatch):
+    # Record the launch: a silent fallback to another kernel would leave the forced-path tests checking
+    # nothing new.
+    from flashio.kernels import forward_ws
+
+    launched = []
+    kernel = forward_ws.attention_forward_ws_kernel
+
+    class Recording:
+        def __getitem__(self, grid):
+            launched.append(grid)
+            return kernel[grid]
+
+    monkeypatch.setattr(forward_ws, "attention_forward_ws_kernel", Recording())
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
+    q = torch.randn(1, 2, 40, 32, dtype=torch.bfloat16)
+    flashio.attention(q, q, q, is_causal=True)
+    assert len(launched) == 1

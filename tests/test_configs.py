@@ -18,6 +18,7 @@ def test_launch_options_hand_a_register_cap_to_the_compiler_as_maxnreg():
 
 
 @pytest.mark.parametrize("table", [configs.FORWARD_CANDIDATES, configs.FORWARD_TMA_CANDIDATES,
+                                   configs.FORWARD_WS_CANDIDATES, configs.BACKWARD_DKDV_WS_CANDIDATES,
                                    configs.BACKWARD_DKDV_CANDIDATES, configs.BACKWARD_DQ_CANDIDATES,
                                    configs.BACKWARD_DKDV_TMA_CANDIDATES, configs.BACKWARD_DQ_TMA_CANDIDATES])
 def test_every_head_dim_bucket_has_power_of_two_tiles_without_duplicates(table):

@@ -1,6 +1,7 @@
-"""The tensor-descriptor forward kernel (kernels/forward_tma.py) computes the same attention as the
-reference. On a GPU it competes with the portable kernel in the tuned choice; here it is forced with
-FLASHIO_FORWARD_PATH=tma and run through the interpreter, which emulates tensor descriptors."""
+"""The tensor-descriptor forward kernels (kernels/forward_tma.py and the warp-specialised
+kernels/forward_ws.py) compute the same attention as the reference. On a GPU they compete with the
+portable kernel in the tuned choice; here each is forced with FLASHIO_FORWARD_PATH and run through the
+interpreter, which emulates tensor descriptors (and runs the warp-specialised loop as a plain loop)."""
 
 import pytest
 import torch
@@ -9,9 +10,10 @@ import flashio
 from flashio.reference import attention_reference
 
 
-@pytest.fixture(autouse=True)
-def force_tma_path(monkeypatch):
-    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "tma")
+@pytest.fixture(autouse=True, params=["tma", "ws"])
+def force_descriptor_path(request, monkeypatch):
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", request.param)
+    return request.param
 
 
 def _assert_close(out, ref, dtype):
@@ -23,6 +25,7 @@ def _assert_close(out, ref, dtype):
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("causal", [False, True])
+# (64, 64): key length a multiple of the tile, so the warp-specialised kernel runs without masks when not causal.
 @pytest.mark.parametrize("seqlens", [(45, 70), (70, 45), (64, 64)])
 def test_tma_forward_matches_reference_with_gqa(dtype, causal, seqlens):
     torch.manual_seed(1)
@@ -51,3 +54,4 @@ def test_tma_forward_handles_packed_sequences_with_an_empty_one():
         as_bhnd = lambda x: x[start:start + n].transpose(0, 1)[None]
         ref = attention_reference(as_bhnd(q), as_bhnd(k), as_bhnd(v), causal=True)[0].transpose(0, 1)
         _assert_close(out[start:start + n], ref, torch.float16)
+

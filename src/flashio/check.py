@@ -180,11 +180,13 @@ def forced_paths() -> dict:
     every_bucket = lambda *configs: {64: configs, 128: configs, 256: configs}
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
+        "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
         "forward: 128-register 128x64 tiles": ({}, {"FORWARD_CANDIDATES": {
             64: (TileConfig(128, 64, 8, 2, max_registers=128),),
             128: (TileConfig(128, 64, 8, 2, max_registers=128),),
             256: (TileConfig(64, 64, 4, 2),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
+        "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),
@@ -263,6 +265,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--skip-timing", action="store_true")
     parser.add_argument("--skip-paths", action="store_true",
                         help="skip re-running correctness cases with each non-default kernel path forced")
+    parser.add_argument("--paths", nargs="+", default=None, metavar="TEXT",
+                        help="only the forced paths whose name contains one of these texts (e.g. warp-specialised)")
+    parser.add_argument("--skip-default-cases", action="store_true",
+                        help="run the correctness cases only with paths forced (after a full check has passed)")
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
@@ -288,13 +294,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         # compilations), then forget them so that the timing below tunes properly.
         previous = os.environ.get("FLASHIO_AUTOTUNE")
         os.environ["FLASHIO_AUTOTUNE"] = "0"
-        for case in CORRECTNESS_CASES:
+        for case in [] if args.skip_default_cases else CORRECTNESS_CASES:
             result = run_correctness_case(case)
             report["correctness"].append(result)
             failures += not result["ok"]
             print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}", flush=True)
         if not args.skip_paths:
             for path_name, (environment, candidate_lists) in forced_paths().items():
+                if args.paths and not any(text in path_name for text in args.paths):
+                    continue
                 print(f"forced path: {path_name}", flush=True)
                 with forcing(environment, candidate_lists):
                     for case in PATH_CASES:

@@ -31,8 +31,8 @@ class TileConfig:
 
     ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
     ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
-    pass (``"pointer"``, the portable kernel, or ``"tma"``, the tensor-descriptor kernel of Hopper and
-    newer); ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so that two
+    pass (``"pointer"``, the portable kernel, ``"tma"``, the tensor-descriptor kernel of Hopper and
+    newer, or ``"ws"``, the warp-specialised tensor-descriptor forward); ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so that two
     programs fit on one multiprocessor; None leaves the choice to the compiler; ``passes`` (dK/dV kernel):
     1 computes dK and dV together, 2 runs a dV pass then a dK pass, one float32 accumulator live at a time
     (a fifth matrix product per tile for no register spills at d=256).
@@ -93,6 +93,15 @@ FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(64, 64, 4, 2, "tma"), TileConfig(128, 64, 8, 2, "tma"),
     ),
 }
+# The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
+# warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
+# two consumers, and the stages are the depth of the K/V buffer ring. Rings of three buffers gave NaNs on
+# the H200 with Triton 3.6 (v0.6), so none is listed.
+FORWARD_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(128, 128, 4, 2, "ws"),),
+    128: (TileConfig(128, 128, 4, 2, "ws"), TileConfig(128, 64, 4, 2, "ws")),
+    256: (TileConfig(128, 64, 4, 1, "ws"), TileConfig(128, 32, 4, 2, "ws")),
+}
 BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
         TileConfig(64, 128, 8, 3), TileConfig(32, 128, 4, 3), TileConfig(64, 64, 4, 3),
@@ -123,6 +132,14 @@ BACKWARD_DQ_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(128, 64, 8, 3, "tma"),),
     128: (TileConfig(128, 64, 8, 2, "tma"),),
     256: (TileConfig(64, 32, 4, 2, "tma"),),
+}
+# The warp-specialised dK/dV kernel (Hopper and newer; kernels/backward_ws.py; fixed lengths, one query head
+# per KV head; paired with the portable dQ kernel): the keys split between two consumer warpgroups. None at
+# d=256, where its accumulators spill ~1 KB per thread.
+BACKWARD_DKDV_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(64, 128, 4, 2, "ws"),),
+    128: (TileConfig(64, 128, 4, 2, "ws"),),
+    256: (),
 }
 BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
@@ -158,7 +175,7 @@ def length_bucket(n: int) -> int:
 
 
 def forced_path(kernel_pass: str) -> str | None:
-    """``FLASHIO_FORWARD_PATH=pointer|tma`` (``FLASHIO_BACKWARD_PATH`` for the backward) forces a kernel
+    """``FLASHIO_FORWARD_PATH=pointer|tma|ws`` (``FLASHIO_BACKWARD_PATH=pointer|tma``) forces a kernel
     where it applies (tests and experiments); unset, the path is part of the tuned choice."""
     return os.environ.get(f"FLASHIO_{kernel_pass.upper()}_PATH") or None
 

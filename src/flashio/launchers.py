@@ -26,8 +26,10 @@ from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import backward_tma as backward_tma_kernels
+from flashio.kernels import backward_ws as backward_ws_kernels
 from flashio.kernels import forward as forward_kernels
 from flashio.kernels import forward_tma as forward_tma_kernels
+from flashio.kernels import forward_ws as forward_ws_kernels
 
 LAYOUTS = ("bhnd", "bnhd", "thd")
 
@@ -254,14 +256,16 @@ def _has_tma(q: torch.Tensor) -> bool:
     return q.is_cuda and device_capability(q.device)[0] >= 9
 
 
-def _forced_tma_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_default: TileConfig,
-                       candidates: dict) -> TileConfig:
-    """The tensor-descriptor configuration used when ``FLASHIO_*_PATH=tma`` forces that kernel."""
-    if forced != "tma":
-        raise ValueError(f"FLASHIO_FORWARD_PATH / FLASHIO_BACKWARD_PATH must be 'pointer' or 'tma', got {forced!r}")
+def _forced_config(problem: Problem, q: torch.Tensor, variable: str, forced: str, interpreter_default: TileConfig,
+                   candidates_by_path: dict) -> TileConfig:
+    """The configuration used when ``FLASHIO_*_PATH`` (``variable``) forces a descriptor kernel: the first
+    candidate of that path (under the interpreter, the fixed interpreter tiles on that path)."""
+    if forced not in candidates_by_path:
+        expected = " or ".join(repr(path) for path in ("pointer", *candidates_by_path))
+        raise ValueError(f"{variable} must be {expected}, got {forced!r}")
     if not q.is_cuda:
-        return replace(interpreter_default, path="tma")
-    return candidates[configs.head_dim_bucket(problem.block_d)][0]
+        return replace(interpreter_default, path=forced)
+    return candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
 
 
 def attention_forward(
@@ -293,7 +297,19 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
-        if config.path != "pointer":
+        if config.path == "ws":
+            if q.is_cuda:
+                _ensure_tma_allocator()
+            forward_ws_kernels.attention_forward_ws_kernel[grid](
+                q, k, v, out, lse,
+                *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+                cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale, 0,
+                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
+                **config.launch_options(),
+            )
+            return
+        if config.path == "tma":
             if q.is_cuda:
                 _ensure_tma_allocator()
             forward_tma_kernels.attention_forward_tma_kernel[grid](
@@ -316,20 +332,30 @@ def attention_forward(
         )
 
     forced = configs.forced_path("forward")
-    forced_tma = forced is not None and forced != "pointer"
-    # The tensor-descriptor kernel is a candidate when forced or on Hopper and newer, for inputs it takes.
-    tma_ok = (forced_tma or (forced is None and _has_tma(q))) and q.dtype != torch.float32 and \
+    forced_descriptors = forced is not None and forced != "pointer"
+    # The tensor-descriptor kernels (plain and warp-specialised) are candidates when forced or on Hopper
+    # and newer, for inputs they take.
+    descriptors_ok = (forced_descriptors or (forced is None and _has_tma(q))) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
-    if forced_tma and tma_ok:
-        config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_FORWARD,
-                                    configs.FORWARD_TMA_CANDIDATES)
+    descriptor_candidates = {"tma": configs.FORWARD_TMA_CANDIDATES, "ws": configs.FORWARD_WS_CANDIDATES}
+    # The warp-specialised kernel takes fixed-length batches only (kernels/forward_ws.py says why).
+    ws_ok = descriptors_ok and varlen is None
+    if forced == "ws" and descriptors_ok and not ws_ok:
+        forced = "tma"
+    if forced_descriptors and descriptors_ok:
+        config = _forced_config(problem, q, "FLASHIO_FORWARD_PATH", forced, configs.INTERPRETER_FORWARD,
+                                descriptor_candidates)
     else:
-        tma_candidates = configs.FORWARD_TMA_CANDIDATES if tma_ok else None
-        # Whether the TMA kernel may run is part of the key: a choice made for aligned, contiguous inputs
-        # must not be reused for inputs the TMA kernel cannot take.
+        extra = None
+        if descriptors_ok:
+            extra = {bucket: configs.FORWARD_TMA_CANDIDATES[bucket]
+                     + (configs.FORWARD_WS_CANDIDATES[bucket] if ws_ok else ())
+                     for bucket in configs.FORWARD_TMA_CANDIDATES}
+        # Whether the descriptor kernels may run is part of the key: a choice made for aligned, contiguous
+        # inputs must not be reused for inputs those kernels cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
-                                tma_candidates is not None), sparse, extra_candidates=tma_candidates)
+                                extra is not None), sparse, extra_candidates=extra)
     launch(config)
     return out, lse
 
@@ -376,15 +402,24 @@ def attention_backward(
                softmax_scale, seed, drop_threshold, drop_rescale)
     col_sparse = _sparse_args(sparse, by_rows=False, q=q)
     row_sparse = _sparse_args(sparse, by_rows=True, q=q)
-    base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None)
 
     tensor_strides = {name: strides_bhnd(t, layout) for name, t in
                       (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
-    # The tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES), so
-    # its eligibility is only checked then.
+    # The plain tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES);
+    # the warp-specialised dK/dV kernel (kernels/backward_ws.py: fixed lengths, one query head per KV head)
+    # competes in the tuned choice of the two-kernel scheme on Hopper and newer, or is forced.
     forced = configs.forced_path("backward")
-    use_tma = forced is not None and forced != "pointer" and q.dtype != torch.float32 and _tma_eligible(
-        problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
+    bucket = configs.head_dim_bucket(problem.block_d)
+    descriptors_ok = (forced not in (None, "pointer") or _has_tma(q)) and q.dtype != torch.float32 and \
+        _tma_eligible(problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
+    ws_ok = descriptors_ok and forced in (None, "ws") and varlen is None and problem.group_size == 1 and \
+        bool(configs.BACKWARD_DKDV_WS_CANDIDATES[bucket])
+    use_tma = descriptors_ok and forced == "tma"
+    forced_ws = ws_ok and forced == "ws"
+    if forced not in (None, "pointer", "tma", "ws"):
+        raise ValueError(f"FLASHIO_BACKWARD_PATH must be 'pointer' or 'tma' or 'ws', got {forced!r}")
+    # Whether the warp-specialised kernels may run is part of the tuning keys (as for the forward).
+    base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok)
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
@@ -395,6 +430,18 @@ def attention_backward(
             if atomic_dq:
                 dq_accumulator.zero_()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            if config.path == "ws":
+                if q.is_cuda:
+                    _ensure_tma_allocator()
+                backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
+                    q, k, v, grad_out, lse, delta, dk, dv,
+                    *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                    *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
+                    problem.seqlen_q, problem.seqlen_k, softmax_scale, 0,
+                    BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
+                    **config.launch_options(),
+                )
+                return
             if config.path == "tma":
                 if q.is_cuda:
                     _ensure_tma_allocator()
@@ -447,25 +494,29 @@ def attention_backward(
                 **config.launch_options(), **common,
             )
 
-        if use_tma:
-            dkdv_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,
-                                             configs.BACKWARD_DKDV_TMA_CANDIDATES)
+        # The warp-specialised dK/dV kernel computes no dQ: it joins the choice of the two-kernel scheme only.
+        ws_here = ws_ok and not atomic_dq
+        if use_tma or forced_ws:
+            dkdv_config = _forced_config(problem, q, "FLASHIO_BACKWARD_PATH", forced, configs.INTERPRETER_BACKWARD_DKDV,
+                                         {"tma": configs.BACKWARD_DKDV_TMA_CANDIDATES,
+                                          "ws": configs.BACKWARD_DKDV_WS_CANDIDATES})
         else:
             dkdv_config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
-                                configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse)
+                                configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse,
+                                extra_candidates=configs.BACKWARD_DKDV_WS_CANDIDATES if ws_here else None)
         launch_dkdv(dkdv_config)
         if atomic_dq:
             dq.copy_(dq_accumulator)
             return
         if use_tma:
-            dq_config = _forced_tma_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,
-                                           configs.BACKWARD_DQ_TMA_CANDIDATES)
-        else:
+            dq_config = _forced_config(problem, q, "FLASHIO_BACKWARD_PATH", forced, configs.INTERPRETER_BACKWARD_DQ,
+                                       {"tma": configs.BACKWARD_DQ_TMA_CANDIDATES})
+        else:  # the warp-specialised dK/dV kernel pairs with the portable dQ kernel
             dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
                               configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse)
         launch_dq(dq_config)
 
-    if deterministic:
+    if deterministic or forced_ws:
         run(atomic_dq=False)
     elif not q.is_cuda:
         run(atomic_dq=True)

@@ -36,7 +36,9 @@ from triton.compiler import ASTSource
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import forward as forward_kernels
+from flashio.kernels import backward_ws as backward_ws_kernels
 from flashio.kernels import forward_tma as forward_tma_kernels
+from flashio.kernels import forward_ws as forward_ws_kernels
 
 H200_REGISTERS_PER_SM = 65536
 H200_SHARED_PER_SM = 228 * 1024  # bytes; 227 KB usable per block, 1 KB reserved per block
@@ -139,6 +141,15 @@ def surveyed():
     for d, config in ((64, TileConfig(128, 64, 4, 3, "tma")), (128, TileConfig(128, 128, 8, 3, "tma")),
                       (128, TileConfig(128, 64, 8, 2, "tma", 128)), (256, TileConfig(128, 64, 8, 2, "tma"))):
         rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
+    # Warp-specialised kernels (v0.6): num_warps is per consumer warpgroup; the compiled kernel runs more.
+    for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws"))):
+        rows.append((f"forward ws d={d}", forward_ws_kernels.attention_forward_ws_kernel,
+                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
+                          MAY_MASK=False), config))
+    for d in (64, 128):
+        config = TileConfig(64, 128, 4, 2, "ws")
+        rows.append((f"backward dK/dV ws d={d}", backward_ws_kernels.attention_backward_dkdv_ws_kernel,
+                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):
@@ -165,7 +176,11 @@ def measure(match: str = "") -> list[dict]:
         row = dict(label=label, block_m=config.block_m, block_n=config.block_n, num_warps=config.num_warps,
                    num_stages=config.num_stages, max_registers=config.max_registers, passes=config.passes)
         try:
-            row.update(resources(compile_for_hopper(kernel, constants, config), config.num_warps))
+            compiled = compile_for_hopper(kernel, constants, config)
+            # A warp-specialised kernel runs more warps than asked for (its producer and consumers).
+            warps = getattr(compiled.metadata, "num_warps", config.num_warps)
+            row["num_warps"] = warps
+            row.update(resources(compiled, warps))
         except Exception as exc:  # report a configuration that does not compile, keep going
             row["error"] = str(exc).splitlines()[0][:120]
         rows.append(row)
