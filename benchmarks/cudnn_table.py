@@ -2,6 +2,10 @@
 measured in the same run, and the share of the bf16 matmul rate measured in that run.
 
     python3 benchmarks/cudnn_table.py benchmarks/results/2026-11-30_h200_v0.5_grid/*.json
+    python3 benchmarks/cudnn_table.py results/2026-11-30_h200_v0.6_grid/*.json results/2026-11-30_h200_v0.6_grid/bf16_d64.csv
+
+A CSV file is read with the run's console log beside it (for the matmul ceiling); v0.6's bf16 d=64 JSON did
+not come back from the GPU machine (file-count limit), its CSV and log did.
 
 Prints one Markdown row per (dtype, d, causal, N) and a summary of the ratios; a ratio below the
 milestone (0.85x cuDNN) is marked with an asterisk.
@@ -9,6 +13,7 @@ milestone (0.85x cuDNN) is marked with an asterisk.
 
 from __future__ import annotations
 
+import csv
 import json
 import sys
 from collections import defaultdict
@@ -16,12 +21,26 @@ from collections import defaultdict
 MILESTONE = 0.85
 
 
+def _read(path: str) -> tuple[float, list[dict]]:
+    """(bf16 matmul TFLOP/s of the run, result rows) of a bench JSON file, or of a bench CSV file with the
+    run's console log beside it (same name, .log: its "ceilings measured in this run" line)."""
+    if not path.endswith(".csv"):
+        data = json.load(open(path))
+        return data["ceilings"]["matmul_tflops"], data["results"]
+    ceiling = [line for line in open(path[:-4] + ".log") if line.startswith("ceilings measured in this run")]
+    matmul = float(ceiling[0].split("bf16 matmul")[1].split()[0])
+    results = []
+    for r in csv.DictReader(open(path)):
+        results.append(dict(r, head_dim=int(r["head_dim"]), seqlen=int(r["seqlen"]), causal=r["causal"] == "True",
+                            tflops=float(r["tflops"])))
+    return matmul, results
+
+
 def load(paths):
     rows = defaultdict(dict)  # (dtype, d, causal, N) -> {(system, mode): tflops, "matmul": ...}
     for path in paths:
-        data = json.load(open(path))
-        matmul = data["ceilings"]["matmul_tflops"]
-        for r in data["results"]:
+        matmul, results = _read(path)
+        for r in results:
             key = (r["dtype"], r["head_dim"], r["causal"], r["seqlen"])
             rows[key][(r["system"], r["mode"])] = r["tflops"]
             rows[key]["matmul"] = matmul

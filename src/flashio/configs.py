@@ -93,6 +93,10 @@ FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(64, 64, 4, 2, "tma"), TileConfig(128, 64, 8, 2, "tma"),
     ),
 }
+# Head-dimension buckets where the warp-specialised kernels join the tuned choice. At d=64 they lost to the
+# other kernels at every point measured on the H200 (v0.6: forward 0.7-1.0x the best other kernel, dK/dV
+# 0.7-0.96x), so there they run only when forced (FLASHIO_FORWARD_PATH / FLASHIO_BACKWARD_PATH=ws).
+WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128,)}
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
 # two consumers, and the stages are the depth of the K/V buffer ring. Rings of three buffers gave NaNs on

@@ -349,7 +349,8 @@ def attention_forward(
         extra = None
         if descriptors_ok:
             extra = {bucket: configs.FORWARD_TMA_CANDIDATES[bucket]
-                     + (configs.FORWARD_WS_CANDIDATES[bucket] if ws_ok else ())
+                     + (configs.FORWARD_WS_CANDIDATES[bucket]
+                        if ws_ok and bucket in configs.WS_TUNED_BUCKETS["forward"] else ())
                      for bucket in configs.FORWARD_TMA_CANDIDATES}
         # Whether the descriptor kernels may run is part of the key: a choice made for aligned, contiguous
         # inputs must not be reused for inputs those kernels cannot take.
@@ -495,7 +496,7 @@ def attention_backward(
             )
 
         # The warp-specialised dK/dV kernel computes no dQ: it joins the choice of the two-kernel scheme only.
-        ws_here = ws_ok and not atomic_dq
+        ws_here = ws_ok and not atomic_dq and bucket in configs.WS_TUNED_BUCKETS["backward_dkdv"]
         if use_tma or forced_ws:
             dkdv_config = _forced_config(problem, q, "FLASHIO_BACKWARD_PATH", forced, configs.INTERPRETER_BACKWARD_DKDV,
                                          {"tma": configs.BACKWARD_DKDV_TMA_CANDIDATES,

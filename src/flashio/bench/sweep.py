@@ -21,6 +21,7 @@ from typing import Iterable, Optional, Sequence
 
 import torch
 
+from flashio import configs
 from flashio.bench.systems import SYSTEMS, Inputs, _unpack
 
 MODES = ("fwd", "bwd", "fwdbwd")
@@ -85,9 +86,19 @@ class BenchResult:
     reason: str = ""
     dram_read_bytes: Optional[float] = None
     dram_write_bytes: Optional[float] = None
+    tiles: str = ""  # flashio: the tuned choices its first call at this point made ("kernel=choice; ...")
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def _describe_choice(choice) -> str:
+    """A tuned choice in a few characters: 'ws 128x128 w4 s2' for a tile configuration, else the value."""
+    if not isinstance(choice, configs.TileConfig):
+        return str(choice)
+    extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
+        (f" {choice.passes}-pass" if choice.passes > 1 else "")
+    return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 
 def _make_inputs(point: BenchPoint, device: str, seed: int = 0) -> Inputs:
@@ -232,7 +243,11 @@ def run_sweep(
                 continue
             try:
                 measure = _measure if device == "cuda" else _measure_on_cpu
+                known = set(configs.cached_choices())
                 measured[name] = measure(name, inputs, point, modes)
+                measured[name]["tiles"] = "; ".join(
+                    f"{key[0]}={_describe_choice(choice)}" for key, choice in configs.cached_choices().items()
+                    if key not in known)
             except torch.cuda.OutOfMemoryError:
                 reasons[name] = ("failed", "out of GPU memory")
             except Exception as exc:  # recorded, not fatal: the other systems still run
@@ -254,6 +269,7 @@ def run_sweep(
                     row.tflops = point.flops(mode) / row.time_ms / 1e9
                     row.extra_memory_gb = m["memory"].get(mode, math.nan)
                     row.max_abs_error = m["error"]
+                    row.tiles = m.get("tiles", "")
                     standard = measured.get("standard")
                     if standard is not None and mode in standard["times"]:
                         row.speedup_vs_standard = standard["times"][mode] / row.time_ms
