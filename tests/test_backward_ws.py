@@ -8,8 +8,8 @@ import pytest
 import torch
 
 import flashio
-from helpers import (assert_result_close, check_against_reference, cu_seqlens, random_packed, random_qkv,
-                     run_with_grads, varlen_references)
+from helpers import (assert_result_close, check_against_reference, cu_seqlens, flash_attn_bhnd, random_packed,
+                     random_qkv, run_with_grads, varlen_references)
 
 
 @pytest.fixture(autouse=True)
@@ -31,6 +31,14 @@ def test_ws_backward_matches_reference_in_float16():
     torch.manual_seed(8)
     q, k, v = random_qkv(1, 2, 2, 50, 50, 16, torch.float16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=True), q, k, v, causal=True)
+
+
+def test_ws_forward_and_backward_match_reference_in_the_flash_attn_layout(monkeypatch):
+    # (B, N, H, d) tensors: the descriptors get the sequence stride H*d instead of d.
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
+    torch.manual_seed(11)
+    q, k, v = random_qkv(2, 3, 3, 48, 40, 32, torch.bfloat16)
+    check_against_reference(flash_attn_bhnd(causal=True), q, k, v, causal=True)
 
 
 def test_ws_backward_falls_back_for_grouped_query_heads():
