@@ -84,3 +84,29 @@ def test_forcing_ws_runs_the_warp_specialised_kernel_with_the_portable_dq_kernel
     q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16)
     flashio.attention(q, k, v, is_causal=True).backward(torch.randn_like(q))
     assert launched == ["attention_backward_dkdv_ws_kernel", "attention_backward_dq_kernel"]
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_ws_backward_in_two_passes_matches_reference(monkeypatch, causal):
+    # The d=256 form (a dV pass, then a dK pass), forced at a small head dim through the candidate list the
+    # interpreter's tiles take their number of passes from.
+    from flashio import configs
+
+    from flashio.kernels import backward_ws
+
+    monkeypatch.setitem(configs.BACKWARD_DKDV_WS_CANDIDATES, 64, (configs.TileConfig(32, 128, 4, 1, "ws", passes=2),))
+    passes = []
+    kernel = backward_ws.attention_backward_dkdv_ws_kernel
+
+    class Recording:
+        def __getitem__(self, grid):
+            def launch(*args, **kwargs):
+                passes.append((kwargs["COMPUTE_DK"], kwargs["COMPUTE_DV"]))
+                return kernel[grid](*args, **kwargs)
+            return launch
+
+    monkeypatch.setattr(backward_ws, "attention_backward_dkdv_ws_kernel", Recording())
+    torch.manual_seed(12)
+    q, k, v = random_qkv(2, 2, 2, 45, 70, 32, torch.bfloat16)
+    check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
+    assert passes == [(False, True), (True, False)]  # the dV pass, then the dK pass

@@ -138,12 +138,13 @@ BACKWARD_DQ_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     256: (TileConfig(64, 32, 4, 2, "tma"),),
 }
 # The warp-specialised dK/dV kernel (Hopper and newer; kernels/backward_ws.py; fixed lengths, one query head
-# per KV head; paired with the portable dQ kernel): the keys split between two consumer warpgroups. None at
-# d=256, where its accumulators spill ~1 KB per thread.
+# per KV head; paired with the portable dQ kernel): the keys split between two consumer warpgroups. At d=256
+# one pass spills ~1 KB per thread; two passes on 32x128 tiles do not (one buffer: the dK pass holds K and V,
+# 225 KB of shared memory), not yet run on a GPU, so d=256 is not in WS_TUNED_BUCKETS.
 BACKWARD_DKDV_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 4, 2, "ws"),),
     128: (TileConfig(64, 128, 4, 2, "ws"),),
-    256: (),
+    256: (TileConfig(32, 128, 4, 1, "ws", passes=2),),
 }
 BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (

@@ -263,9 +263,10 @@ def _forced_config(problem: Problem, q: torch.Tensor, variable: str, forced: str
     if forced not in candidates_by_path:
         expected = " or ".join(repr(path) for path in ("pointer", *candidates_by_path))
         raise ValueError(f"{variable} must be {expected}, got {forced!r}")
-    if not q.is_cuda:
-        return replace(interpreter_default, path=forced)
-    return candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
+    first = candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
+    if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes) of the GPU candidate
+        return replace(interpreter_default, path=forced, passes=first.passes)
+    return first
 
 
 def attention_forward(
@@ -431,17 +432,20 @@ def attention_backward(
             if atomic_dq:
                 dq_accumulator.zero_()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            # One pass computes dK and dV together; two passes run dV first, then dK.
+            passes = ((True, True),) if config.passes == 1 else ((False, True), (True, False))
             if config.path == "ws":
                 if q.is_cuda:
                     _ensure_tma_allocator()
-                backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
-                    q, k, v, grad_out, lse, delta, dk, dv,
-                    *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
-                    *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
-                    problem.seqlen_q, problem.seqlen_k, softmax_scale, 0,
-                    BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
-                    **config.launch_options(),
-                )
+                for compute_dk, compute_dv in passes:
+                    backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
+                        q, k, v, grad_out, lse, delta, dk, dv,
+                        *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                        *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
+                        problem.seqlen_q, problem.seqlen_k, softmax_scale, 0,
+                        BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                        IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv, **config.launch_options(),
+                    )
                 return
             if config.path == "tma":
                 if q.is_cuda:
@@ -457,8 +461,7 @@ def attention_backward(
                     **config.launch_options(),
                 )
                 return
-            # One pass computes dK and dV together; two passes run dV first, then dK (and dQ).
-            for compute_dk, compute_dv in ((True, True),) if config.passes == 1 else ((False, True), (True, False)):
+            for compute_dk, compute_dv in passes:  # the dQ atomics, if any, in the dK pass
                 backward_kernels.attention_backward_dkdv_kernel[grid](
                     q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                     *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],

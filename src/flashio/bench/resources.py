@@ -149,7 +149,14 @@ def surveyed():
     for d in (64, 128):
         config = TileConfig(64, 128, 4, 2, "ws")
         rows.append((f"backward dK/dV ws d={d}", backward_ws_kernels.attention_backward_dkdv_ws_kernel,
-                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
+                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
+                          COMPUTE_DK=True, COMPUTE_DV=True), config))
+    config = TileConfig(32, 128, 4, 1, "ws", passes=2)
+    for name, flags in (("dV pass", dict(COMPUTE_DK=False, COMPUTE_DV=True)),
+                        ("dK pass", dict(COMPUTE_DK=True, COMPUTE_DV=False))):
+        rows.append((f"backward {name} ws d=256", backward_ws_kernels.attention_backward_dkdv_ws_kernel,
+                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=256, IS_CAUSAL=False, **flags),
+                     config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

@@ -15,6 +15,9 @@ sends everything else to the portable kernels. Rows past the end of the queries 
 infinite LSE (P = 0), and keys past the end read as zeros (their dK/dV rows are never written), so only
 causality needs a mask.
 
+At d=256 the one-pass form spills ~1 KB per thread; the two passes compile without spills on 32x128 tiles
+(CPU compile for sm_90a), but have not run on a GPU yet, so they are only run when forced.
+
 A warp-specialised dQ kernel was measured too (v0.6 in benchmarks/PERFORMANCE.md): Triton 3.6 does not
 split its row-wise LSE and D loads between two consumers, so it ran with one and was 1.3-2x slower than
 the portable dQ kernel; it was removed.
@@ -38,10 +41,13 @@ def attention_backward_dkdv_ws_kernel(
     stride_dvb, stride_dvh, stride_dvn,
     seqlen_q, seqlen_k, softmax_scale, tile_row_base,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, IS_CAUSAL: tl.constexpr,
+    COMPUTE_DK: tl.constexpr, COMPUTE_DV: tl.constexpr,
 ):
-    """dK_j = tau sum_i dS_ij^T Q_i and dV_j = sum_i P_ij^T dO_i for one key block of one (batch, head),
-    tiles held transposed ([keys, rows]). Grid: (cdiv(seqlen_k, BLOCK_N), heads, batch); ``tile_row_base``
-    must be 0. For causal attention the loop starts at the first query block that sees the key block."""
+    """dK_j = tau sum_i dS_ij^T Q_i and/or dV_j = sum_i P_ij^T dO_i (``COMPUTE_DK``, ``COMPUTE_DV``) for one
+    key block of one (batch, head), tiles held transposed ([keys, rows]): both in one pass, or a dV pass
+    then a dK pass with one float32 accumulator live at a time, as in ``backward.py``. Grid:
+    (cdiv(seqlen_k, BLOCK_N), heads, batch); ``tile_row_base`` must be 0. For causal attention the loop
+    starts at the first query block that sees the key block."""
     LOG2E: tl.constexpr = 1.4426950408889634
     pid_n = tl.program_id(0)
     head = tl.program_id(1)
@@ -79,15 +85,20 @@ def attention_backward_dkdv_ws_kernel(
         pT = tl.math.exp2(tl.dot(k, q.T) * qk_scale - lse2[None, :])
         if IS_CAUSAL:
             pT = tl.where(offs_m[None, :] >= first_row[:, None], pT, 0.0)
-        dpT = tl.dot(v, do.T)
-        dv = tl.dot(pT.to(do.dtype), do, dv)
-        dsT = (pT * (dpT - delta[None, :])).to(q.dtype)
-        dk = tl.dot(dsT, q, dk)
+        if COMPUTE_DK:
+            dpT = tl.dot(v, do.T)
+        if COMPUTE_DV:
+            dv = tl.dot(pT.to(do.dtype), do, dv)
+        if COMPUTE_DK:
+            dsT = (pT * (dpT - delta[None, :])).to(q.dtype)
+            dk = tl.dot(dsT, q, dk)
 
     dk_desc = row_tile_descriptor(DK, batch, head, 0, stride_dkb, stride_dkh, stride_dkn, seqlen_k, HEAD_DIM,
                                   BLOCK_N)
     dv_desc = row_tile_descriptor(DV, batch, head, 0, stride_dvb, stride_dvh, stride_dvn, seqlen_k, HEAD_DIM,
                                   BLOCK_N)
-    dk_desc.store([tile_row, 0], (dk * softmax_scale).to(DK.dtype.element_ty))
-    dv_desc.store([tile_row, 0], dv.to(DV.dtype.element_ty))
+    if COMPUTE_DK:
+        dk_desc.store([tile_row, 0], (dk * softmax_scale).to(DK.dtype.element_ty))
+    if COMPUTE_DV:
+        dv_desc.store([tile_row, 0], dv.to(DV.dtype.element_ty))
 
