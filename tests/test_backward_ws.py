@@ -110,3 +110,14 @@ def test_ws_backward_in_two_passes_matches_reference(monkeypatch, causal):
     q, k, v = random_qkv(2, 2, 2, 45, 70, 32, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
     assert passes == [(False, True), (True, False)]  # the dV pass, then the dK pass
+
+
+@pytest.mark.parametrize("capability,joins", [((9, 0), True), ((10, 0), False), ((8, 0), False)])
+def test_warp_specialised_kernels_join_the_tuning_only_on_hopper(monkeypatch, capability, joins):
+    # Checked on the H200 only: Triton partitions these loops differently on other architectures.
+    from types import SimpleNamespace
+
+    from flashio import launchers
+
+    monkeypatch.setattr(launchers, "device_capability", lambda device: capability)
+    assert launchers._ws_verified(SimpleNamespace(is_cuda=True, device="cuda:0")) is joins

@@ -256,6 +256,13 @@ def _has_tma(q: torch.Tensor) -> bool:
     return q.is_cuda and device_capability(q.device)[0] >= 9
 
 
+def _ws_verified(q: torch.Tensor) -> bool:
+    """Whether the warp-specialised kernels join the tuned choice on this device: Hopper (sm_90), the only
+    architecture they have been checked on (Triton 3.6 partitions them differently on Blackwell). Forcing
+    them (FLASHIO_*_PATH=ws) works wherever tensor descriptors do."""
+    return q.is_cuda and device_capability(q.device) == (9, 0)
+
+
 def _forced_config(problem: Problem, q: torch.Tensor, variable: str, forced: str, interpreter_default: TileConfig,
                    candidates_by_path: dict) -> TileConfig:
     """The configuration used when ``FLASHIO_*_PATH`` (``variable``) forces a descriptor kernel: the first
@@ -334,13 +341,13 @@ def attention_forward(
 
     forced = configs.forced_path("forward")
     forced_descriptors = forced is not None and forced != "pointer"
-    # The tensor-descriptor kernels (plain and warp-specialised) are candidates when forced or on Hopper
-    # and newer, for inputs they take.
+    # The tensor-descriptor kernels are candidates for inputs they take when forced, or tuned: the plain one
+    # on Hopper and newer, the warp-specialised one on Hopper (``_ws_verified``).
     descriptors_ok = (forced_descriptors or (forced is None and _has_tma(q))) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
     descriptor_candidates = {"tma": configs.FORWARD_TMA_CANDIDATES, "ws": configs.FORWARD_WS_CANDIDATES}
     # The warp-specialised kernel takes fixed-length batches only (kernels/forward_ws.py says why).
-    ws_ok = descriptors_ok and varlen is None
+    ws_ok = descriptors_ok and varlen is None and (forced == "ws" or _ws_verified(q))
     if forced == "ws" and descriptors_ok and not ws_ok:
         forced = "tma"
     if forced_descriptors and descriptors_ok:
@@ -414,8 +421,8 @@ def attention_backward(
     bucket = configs.head_dim_bucket(problem.block_d)
     descriptors_ok = (forced not in (None, "pointer") or _has_tma(q)) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
-    ws_ok = descriptors_ok and forced in (None, "ws") and varlen is None and problem.group_size == 1 and \
-        bool(configs.BACKWARD_DKDV_WS_CANDIDATES[bucket])
+    ws_ok = descriptors_ok and varlen is None and problem.group_size == 1 and \
+        bool(configs.BACKWARD_DKDV_WS_CANDIDATES[bucket]) and (forced == "ws" or (forced is None and _ws_verified(q)))
     use_tma = descriptors_ok and forced == "tma"
     forced_ws = ws_ok and forced == "ws"
     if forced not in (None, "pointer", "tma", "ws"):
