@@ -93,6 +93,13 @@ FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(64, 64, 4, 2, "tma"), TileConfig(128, 64, 8, 2, "tma"),
     ),
 }
+# Head-dimension buckets where the backward times dQ by float32 atomics in the dK/dV kernel against the
+# separate dQ kernel. Every choice recorded on the H200 (v0.5-v0.6 variant runs, the v0.6 d=64 grid: 34
+# points at d=64, 14 at d=256) took the separate kernel except 2 of 14 at d=128; timing the atomic form
+# compiles a second set of dK/dV kernels (a first call's compilation for sm_90a, forward and backward,
+# `benchmarks/compile_cost.py` on a 2-core CPU: 37.5 -> 27.3 s at d=64, 95.9 -> 58.1 s at d=256 without
+# it), so elsewhere the separate kernel runs untimed (and the backward is bitwise deterministic there).
+ATOMIC_DQ_TUNED_BUCKETS = (128,)
 # Head-dimension buckets where the warp-specialised kernels join the tuned choice. At d=64 they lost to the
 # other kernels at every point measured on the H200 (v0.6: forward 0.7-1.0x the best other kernel, dK/dV
 # 0.7-0.96x), so there they run only when forced (FLASHIO_FORWARD_PATH / FLASHIO_BACKWARD_PATH=ws).

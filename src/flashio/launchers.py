@@ -532,10 +532,11 @@ def attention_backward(
     elif not q.is_cuda:
         run(atomic_dq=True)
     else:
-        # Which dQ strategy wins depends on the shape (measured on the H200: the separate kernel is ~15%
-        # faster at d=64, even at d=128), so it is tuned and cached like a tile shape.
+        # Which dQ strategy wins depends on the shape, so where both have won it is tuned and cached like a
+        # tile shape; elsewhere only the separate kernel runs (configs.ATOMIC_DQ_TUNED_BUCKETS says why).
+        strategies = ("atomic", "separate") if bucket in configs.ATOMIC_DQ_TUNED_BUCKETS else ("separate",)
         strategy = configs.choose_config(
-            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma), ("atomic", "separate"),
+            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma), strategies,
             lambda option: _time_ms(lambda: run(atomic_dq=option == "atomic")))
         run(atomic_dq=strategy == "atomic")
     return dq, dk, dv
