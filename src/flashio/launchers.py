@@ -416,7 +416,7 @@ def attention_backward(
                       (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
     # The plain tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES);
     # the warp-specialised dK/dV kernel (kernels/backward_ws.py: fixed lengths, one query head per KV head)
-    # competes in the tuned choice of the two-kernel scheme on Hopper and newer, or is forced.
+    # competes in the tuned choice of the two-kernel scheme on sm_90 (``_ws_verified``), or is forced.
     forced = configs.forced_path("backward")
     bucket = configs.head_dim_bucket(problem.block_d)
     descriptors_ok = (forced not in (None, "pointer") or _has_tma(q)) and q.dtype != torch.float32 and \
