@@ -27,6 +27,7 @@ from triton.testing import do_bench
 
 import flashio
 from flashio import configs
+from flashio.bench.sweep import describe_choice
 from flashio.configs import TileConfig
 
 _FORCED: dict = {}
@@ -87,10 +88,8 @@ BACKWARD_VARIANTS = {
 def _label(variant) -> str:
     if variant is None:
         return "tuned"
-    if isinstance(variant, TileConfig):
-        c = variant
-        extra = (f"+r{c.max_registers}" if c.max_registers else "") + (f"+{c.passes}pass" if c.passes > 1 else "")
-        return f"{c.path}{extra} {c.block_m}x{c.block_n} w{c.num_warps} s{c.num_stages}"
+    if isinstance(variant, TileConfig):  # "tma 128x64 w8 s2 r128" (the v0.5/v0.6 files: "tma+r128 128x64 w8 s2")
+        return describe_choice(variant)
     strategy, dkdv, dq = variant
     return f"{strategy} dkdv[{_label(dkdv)}]" + (f" dq[{_label(dq)}]" if dq else "")
 

@@ -186,10 +186,19 @@ def length_bucket(n: int) -> int:
     return bucket
 
 
+KERNEL_PATHS = ("pointer", "tma", "ws")
+
+
 def forced_path(kernel_pass: str) -> str | None:
-    """``FLASHIO_FORWARD_PATH=pointer|tma|ws`` (``FLASHIO_BACKWARD_PATH=pointer|tma``) forces a kernel
-    where it applies (tests and experiments); unset, the path is part of the tuned choice."""
-    return os.environ.get(f"FLASHIO_{kernel_pass.upper()}_PATH") or None
+    """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma`` or ``ws`` forces a kernel
+    family where the inputs allow it (tests and experiments); unset, the path is part of the tuned choice.
+    Any other value is an error naming the variable."""
+    variable = f"FLASHIO_{kernel_pass.upper()}_PATH"
+    value = os.environ.get(variable) or None
+    if value is not None and value not in KERNEL_PATHS:
+        expected = " or ".join(repr(path) for path in KERNEL_PATHS)
+        raise ValueError(f"{variable} must be {expected}, got {value!r}")
+    return value
 
 
 def autotune_enabled() -> bool:

@@ -251,8 +251,11 @@ def _ensure_tma_allocator() -> None:
         triton.set_allocator(_tma_scratch)
 
 
-def _has_tma(q: torch.Tensor) -> bool:
-    """Whether the tensor-descriptor kernels compete in the tuned choice: Hopper (sm_90) or newer."""
+def _descriptor_kernels_allowed(forced: Optional[str], q: torch.Tensor) -> bool:
+    """Whether a tensor-descriptor kernel may run (inputs permitting): forced through ``FLASHIO_*_PATH``, or,
+    with nothing forced, in the tuned choice on Hopper (sm_90) and newer."""
+    if forced is not None:
+        return forced != "pointer"
     return q.is_cuda and device_capability(q.device)[0] >= 9
 
 
@@ -263,13 +266,10 @@ def _ws_verified(q: torch.Tensor) -> bool:
     return q.is_cuda and device_capability(q.device) == (9, 0)
 
 
-def _forced_config(problem: Problem, q: torch.Tensor, variable: str, forced: str, interpreter_default: TileConfig,
+def _forced_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_default: TileConfig,
                    candidates_by_path: dict) -> TileConfig:
-    """The configuration used when ``FLASHIO_*_PATH`` (``variable``) forces a descriptor kernel: the first
-    candidate of that path (under the interpreter, the fixed interpreter tiles on that path)."""
-    if forced not in candidates_by_path:
-        expected = " or ".join(repr(path) for path in ("pointer", *candidates_by_path))
-        raise ValueError(f"{variable} must be {expected}, got {forced!r}")
+    """The configuration used when ``FLASHIO_*_PATH`` forces a descriptor kernel: the first candidate of
+    that path (under the interpreter, the fixed interpreter tiles on that path)."""
     first = candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
     if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes) of the GPU candidate
         return replace(interpreter_default, path=forced, passes=first.passes)
@@ -311,7 +311,7 @@ def attention_forward(
             forward_ws_kernels.attention_forward_ws_kernel[grid](
                 q, k, v, out, lse,
                 *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
-                cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale, 0,
+                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, 0,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
                 IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
                 **config.launch_options(),
@@ -340,19 +340,17 @@ def attention_forward(
         )
 
     forced = configs.forced_path("forward")
-    forced_descriptors = forced is not None and forced != "pointer"
     # The tensor-descriptor kernels are candidates for inputs they take when forced, or tuned: the plain one
     # on Hopper and newer, the warp-specialised one on Hopper (``_ws_verified``).
-    descriptors_ok = (forced_descriptors or (forced is None and _has_tma(q))) and q.dtype != torch.float32 and \
+    descriptors_ok = _descriptor_kernels_allowed(forced, q) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, out), tensor_strides, dropout_p, sparse)
     descriptor_candidates = {"tma": configs.FORWARD_TMA_CANDIDATES, "ws": configs.FORWARD_WS_CANDIDATES}
     # The warp-specialised kernel takes fixed-length batches only (kernels/forward_ws.py says why).
     ws_ok = descriptors_ok and varlen is None and (forced == "ws" or _ws_verified(q))
     if forced == "ws" and descriptors_ok and not ws_ok:
         forced = "tma"
-    if forced_descriptors and descriptors_ok:
-        config = _forced_config(problem, q, "FLASHIO_FORWARD_PATH", forced, configs.INTERPRETER_FORWARD,
-                                descriptor_candidates)
+    if forced in descriptor_candidates and descriptors_ok:
+        config = _forced_config(problem, q, forced, configs.INTERPRETER_FORWARD, descriptor_candidates)
     else:
         extra = None
         if descriptors_ok:
@@ -419,14 +417,12 @@ def attention_backward(
     # competes in the tuned choice of the two-kernel scheme on sm_90 (``_ws_verified``), or is forced.
     forced = configs.forced_path("backward")
     bucket = configs.head_dim_bucket(problem.block_d)
-    descriptors_ok = (forced not in (None, "pointer") or _has_tma(q)) and q.dtype != torch.float32 and \
+    descriptors_ok = _descriptor_kernels_allowed(forced, q) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
     ws_ok = descriptors_ok and varlen is None and problem.group_size == 1 and \
-        bool(configs.BACKWARD_DKDV_WS_CANDIDATES[bucket]) and (forced == "ws" or (forced is None and _ws_verified(q)))
+        (forced == "ws" or (forced is None and _ws_verified(q)))
     use_tma = descriptors_ok and forced == "tma"
     forced_ws = ws_ok and forced == "ws"
-    if forced not in (None, "pointer", "tma", "ws"):
-        raise ValueError(f"FLASHIO_BACKWARD_PATH must be 'pointer' or 'tma' or 'ws', got {forced!r}")
     # Whether the warp-specialised kernels may run is part of the tuning keys (as for the forward).
     base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok)
 
@@ -508,7 +504,7 @@ def attention_backward(
         # The warp-specialised dK/dV kernel computes no dQ: it joins the choice of the two-kernel scheme only.
         ws_here = ws_ok and not atomic_dq and bucket in configs.WS_TUNED_BUCKETS["backward_dkdv"]
         if use_tma or forced_ws:
-            dkdv_config = _forced_config(problem, q, "FLASHIO_BACKWARD_PATH", forced, configs.INTERPRETER_BACKWARD_DKDV,
+            dkdv_config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,
                                          {"tma": configs.BACKWARD_DKDV_TMA_CANDIDATES,
                                           "ws": configs.BACKWARD_DKDV_WS_CANDIDATES})
         else:
@@ -520,7 +516,7 @@ def attention_backward(
             dq.copy_(dq_accumulator)
             return
         if use_tma:
-            dq_config = _forced_config(problem, q, "FLASHIO_BACKWARD_PATH", forced, configs.INTERPRETER_BACKWARD_DQ,
+            dq_config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,
                                        {"tma": configs.BACKWARD_DQ_TMA_CANDIDATES})
         else:  # the warp-specialised dK/dV kernel pairs with the portable dQ kernel
             dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,

@@ -194,30 +194,31 @@ def measure(match: str = "") -> list[dict]:
     return rows
 
 
+def markdown_table(rows: list[dict]) -> str:
+    """``measure``'s rows as the Markdown table of benchmarks/PERFORMANCE.md."""
+    lines = ["| kernel | tiles (m×n, warps, stages, reg cap) | registers | stack B | shared KB | programs/SM | "
+             "HGMMA | HMMA | MUFU.EX2 | LDL | STL |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        tiles = f"{r['block_m']}×{r['block_n']}, {r['num_warps']}, {r['num_stages']}, {r['max_registers'] or '-'}"
+        if "error" in r:
+            lines.append(f"| {r['label']} | {tiles} | does not compile: {r['error']} |")
+            continue
+        lines.append(f"| {r['label']} | {tiles} | {r['registers']} | {r['stack']} | {r['shared_kb']:.0f} | "
+                     f"{r['programs_per_sm']} | {r.get('HGMMA', 0)} | {r.get('HMMA', 0)} | {r.get('MUFU.EX2', 0)} | "
+                     f"{r.get('LDL', 0)} | {r.get('STL', 0)} |")
+    return "\n".join(lines)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m flashio.bench.resources", description=__doc__.split("\n")[0])
     parser.add_argument("--match", default="", help="only configurations whose label contains this text")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     args = parser.parse_args(argv)
     if os.environ.get("TRITON_INTERPRET", "0") == "1":
-        print("flashio.bench.resources: unset TRITON_INTERPRET (interpreted kernels cannot be compiled)",
-              file=sys.stderr)
-        return 2
+        parser.exit(2, "flashio.bench.resources: unset TRITON_INTERPRET (interpreted kernels cannot be compiled)\n")
     rows = measure(args.match)
-    if args.json:
-        print(json.dumps(rows, indent=1))
-        return 0
-    print("| kernel | tiles (m×n, warps, stages, reg cap) | registers | stack B | shared KB | programs/SM | "
-          "HGMMA | HMMA | MUFU.EX2 | LDL | STL |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        tiles = f"{r['block_m']}×{r['block_n']}, {r['num_warps']}, {r['num_stages']}, {r['max_registers'] or '-'}"
-        if "error" in r:
-            print(f"| {r['label']} | {tiles} | does not compile: {r['error']} |")
-            continue
-        print(f"| {r['label']} | {tiles} | {r['registers']} | {r['stack']} | {r['shared_kb']:.0f} | "
-              f"{r['programs_per_sm']} | {r.get('HGMMA', 0)} | {r.get('HMMA', 0)} | {r.get('MUFU.EX2', 0)} | "
-              f"{r.get('LDL', 0)} | {r.get('STL', 0)} |", flush=True)
+    print(json.dumps(rows, indent=1) if args.json else markdown_table(rows))
     return 0
 
 

@@ -92,7 +92,7 @@ class BenchResult:
         return asdict(self)
 
 
-def _describe_choice(choice) -> str:
+def describe_choice(choice) -> str:
     """A tuned choice in a few characters: 'ws 128x128 w4 s2' for a tile configuration, else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
@@ -246,7 +246,7 @@ def run_sweep(
                 known = set(configs.cached_choices())
                 measured[name] = measure(name, inputs, point, modes)
                 measured[name]["tiles"] = "; ".join(
-                    f"{key[0]}={_describe_choice(choice)}" for key, choice in configs.cached_choices().items()
+                    f"{key[0]}={describe_choice(choice)}" for key, choice in configs.cached_choices().items()
                     if key not in known)
             except torch.cuda.OutOfMemoryError:
                 reasons[name] = ("failed", "out of GPU memory")

@@ -35,22 +35,20 @@ def attention_forward_ws_kernel(
     stride_vb, stride_vh, stride_vn,
     stride_ob, stride_oh, stride_om,
     stride_lb, stride_lh, stride_lm,
-    cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k,
-    kv_group_size, softmax_scale, tile_row_base,
+    fixed_seqlen_q, fixed_seqlen_k, kv_group_size, softmax_scale, tile_row_base,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
     IS_CAUSAL: tl.constexpr, MAY_MASK: tl.constexpr,
 ):
     """O and LSE for one query block; grid (cdiv(seqlen_q, BLOCK_M), num_heads, batch); ``tile_row_base``
     must be 0.
 
-    Fixed-length batches only (``cu_seqlens_*`` unused). ``MAY_MASK`` is False only when no key block can
-    need a mask (not causal, seqlen_k a multiple of BLOCK_N); otherwise each score tile is masked against
-    a per-row last visible key, min(row + seqlen_k - seqlen_q, seqlen_k - 1) for causal attention (two
-    operations per score).
+    Fixed-length batches only. ``MAY_MASK`` is False only when no key block can need a mask (not causal,
+    seqlen_k a multiple of BLOCK_N); otherwise each score tile is masked against a per-row last visible key,
+    min(row + seqlen_k - seqlen_q, seqlen_k - 1) for causal attention (two operations per score).
     """
     LOG2E: tl.constexpr = 1.4426950408889634
-    batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
-        cu_seqlens_q, cu_seqlens_k, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, False)
+    batch, head, kv_head, _, seqlen_q, _, seqlen_k, start_m = query_block_program(
+        0, 0, fixed_seqlen_q, fixed_seqlen_k, kv_group_size, BLOCK_M, IS_CAUSAL, False)  # no cu_seqlens
     q_desc = row_tile_descriptor(Q, batch, head, 0, stride_qb, stride_qh, stride_qm, seqlen_q, HEAD_DIM, BLOCK_M)
     k_desc = row_tile_descriptor(K, batch, kv_head, 0, stride_kb, stride_kh, stride_kn, seqlen_k, HEAD_DIM, BLOCK_N)
     v_desc = row_tile_descriptor(V, batch, kv_head, 0, stride_vb, stride_vh, stride_vn, seqlen_k, HEAD_DIM, BLOCK_N)
