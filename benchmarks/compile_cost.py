@@ -41,8 +41,9 @@ def main(d: int) -> int:
                     descriptor(c, IS_VARLEN=False), c)
     if d in configs.WS_TUNED_BUCKETS["forward"]:
         for c in configs.FORWARD_WS_CANDIDATES[d]:
-            compile_one("forward, warp-specialised", forward_ws.attention_forward_ws_kernel,
-                        descriptor(c, MAY_MASK=False), c)
+            kernel = forward_ws.attention_forward_ws_persistent_kernel if c.persistent else \
+                forward_ws.attention_forward_ws_kernel
+            compile_one("forward, warp-specialised", kernel, descriptor(c, MAY_MASK=False), c)
     for atomic in (True, False) if d in configs.ATOMIC_DQ_TUNED_BUCKETS else (False,):
         for c in configs.BACKWARD_DKDV_CANDIDATES[d]:
             for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
@@ -50,10 +51,15 @@ def main(d: int) -> int:
                             resources._portable_constants(c, d, ATOMIC_DQ=atomic, COMPUTE_DK=dk, COMPUTE_DV=dv), c)
     if d in configs.WS_TUNED_BUCKETS["backward_dkdv"]:
         for c in configs.BACKWARD_DKDV_WS_CANDIDATES[d]:
-            compile_one("backward dK/dV, warp-specialised", backward_ws.attention_backward_dkdv_ws_kernel,
-                        descriptor(c, COMPUTE_DK=True, COMPUTE_DV=True), c)
+            kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel if c.persistent else \
+                backward_ws.attention_backward_dkdv_ws_kernel
+            for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
+                compile_one("backward dK/dV, warp-specialised", kernel, descriptor(c, COMPUTE_DK=dk, COMPUTE_DV=dv), c)
     for c in configs.BACKWARD_DQ_CANDIDATES[d]:
         compile_one("backward dQ", backward.attention_backward_dq_kernel, resources._portable_constants(c, d), c)
+    if d in configs.WS_TUNED_BUCKETS["backward_dq"]:
+        for c in configs.BACKWARD_DQ_WS_CANDIDATES[d]:
+            compile_one("backward dQ, warp-specialised", backward_ws.attention_backward_dq_ws_kernel, descriptor(c), c)
     for label, value in seconds.items():
         print(f"d={d} {label}: {value:.1f} s")
     print(f"d={d} total: {sum(seconds.values()):.1f} s")

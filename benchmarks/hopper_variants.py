@@ -60,28 +60,32 @@ def ptr(bm, bn, w, s, regs=None):
 
 # v0.5 run A (results/2026-11-30_h200_v0.5_variants_a.json) measured a look-ahead loop (Q K^T of the next
 # block before the current softmax; since removed: slower) and register caps; run B the register-capped tiles
-# that let two programs share a multiprocessor, and the tensor-descriptor backward (its lists are in git
-# history, v0.5). v0.6: the warp-specialised forward (kernels/forward_ws.py) against the v0.5 kernels.
+# that let two programs share a multiprocessor, and the tensor-descriptor backward; v0.6 the warp-specialised
+# forward and dK/dV kernel against the v0.5 kernels (each version's lists are in git history).
 def ws(bm, bn, w, s):
     return TileConfig(bm, bn, w, s, "ws")
 
 
+def wsp(bm, bn, w, s):
+    return TileConfig(bm, bn, w, s, "ws", persistent=True)
+
+
+# v0.7: the persistent warp-specialised forward and dK/dV kernel, and the warp-specialised dQ kernel (LSE/D
+# rows through one-dimensional descriptors), against v0.6's choices. (Run 1 of v0.7 also timed the WS dQ
+# kernel at d=64 and a first causal tile order of the persistent forward: results/2026-11-30_h200_v0.7_variants_1.json.)
 FORWARD_VARIANTS = {
-    64: [None, tma(128, 64, 4, 3), ws(128, 128, 4, 2)],
-    128: [None, tma(128, 128, 8, 3), tma(128, 64, 8, 2, 128), ws(128, 128, 4, 2), ws(128, 64, 4, 2)],
-    256: [None, tma(128, 64, 8, 2), ws(128, 64, 4, 1)],
+    64: [None, tma(128, 64, 4, 3), wsp(128, 128, 4, 2)],
+    128: [None, ws(128, 128, 4, 2), wsp(128, 128, 4, 2)],
+    256: [None, ws(128, 64, 4, 1), wsp(128, 64, 4, 1)],
 }
-# (strategy, dkdv config, dq config); v0.6: the warp-specialised dK/dV kernel (kernels/backward_ws.py) against
-# the portable one, each with the portable dQ kernel. (The v0.6 run also timed a warp-specialised dQ kernel,
-# since removed: results/2026-11-30_h200_v0.6_ws_variants.json.)
+# (strategy, dkdv config, dq config)
 BACKWARD_VARIANTS = {
-    64: [None, ("separate", ws(64, 128, 4, 2), ptr(128, 64, 8, 3)), ("separate", ptr(32, 128, 4, 3), ptr(128, 64, 8, 3))],
-    128: [None, ("separate", ws(64, 128, 4, 2), ptr(128, 128, 8, 2)), ("separate", ptr(64, 128, 8, 3), ptr(128, 128, 8, 2)),
-          ("separate", ws(64, 128, 4, 2), ptr(128, 64, 8, 2))],
+    64: [None, ("separate", ptr(32, 128, 4, 3), ptr(128, 64, 8, 3))],
+    128: [None, ("separate", ws(64, 128, 4, 2), ptr(128, 128, 8, 2)), ("separate", ws(64, 128, 4, 2), ws(128, 64, 4, 2)),
+          ("separate", wsp(64, 128, 4, 2), ws(128, 64, 4, 2)), ("separate", ptr(64, 128, 8, 3), ws(128, 64, 4, 2))],
     256: [None, ("separate", TileConfig(32, 64, 4, 2, passes=2), ptr(128, 32, 8, 2)),
-          ("separate", TileConfig(64, 64, 8, 2, passes=2), ptr(128, 32, 8, 2)),
-          # prepared after the v0.6 grid, not yet timed: the warp-specialised two-pass dK/dV
-          ("separate", TileConfig(32, 128, 4, 1, "ws", passes=2), ptr(128, 32, 8, 2))],
+          ("separate", TileConfig(32, 128, 4, 1, "ws", passes=2), ptr(128, 32, 8, 2)),
+          ("separate", TileConfig(32, 128, 4, 1, "ws", passes=2, persistent=True), ptr(128, 32, 8, 2))],
 }
 
 

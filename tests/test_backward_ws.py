@@ -1,8 +1,10 @@
-"""The warp-specialised dK/dV kernel (kernels/backward_ws.py, with the portable dQ kernel, no atomics) gives
-the reference's gradients. On a GPU it competes with the portable kernels in the tuned choice for
-fixed-length batches with one query head per KV head; here FLASHIO_BACKWARD_PATH=ws forces it and the
-interpreter runs the warp-specialised loop as a plain loop with emulated tensor descriptors. Inputs the
-kernel does not take (GQA, packed batches) must fall back to the portable kernels, still correct."""
+"""The warp-specialised backward kernels (kernels/backward_ws.py: dK/dV, and dQ, no atomics) give the
+reference's gradients. On a GPU they compete with the portable kernels in the tuned choice for
+fixed-length batches (the dK/dV kernel also needs one query head per KV head, the dQ kernel LSE rows
+16-byte aligned: seqlen_q a multiple of 4); here FLASHIO_BACKWARD_PATH=ws forces them and the interpreter
+runs the warp-specialised loops as plain loops with emulated tensor descriptors. Inputs a kernel does not
+take (GQA for dK/dV, packed batches, odd query lengths for dQ) must fall back to the portable kernels,
+still correct."""
 
 import pytest
 import torch
@@ -18,9 +20,11 @@ def force_ws_backward(monkeypatch):
 
 
 # Lengths that are not multiples of the interpreter tiles (16 and 32 rows), with more queries than keys and
-# fewer, so that the causal diagonal is offset both ways (bottom-right aligned) and tiles run past both ends.
+# fewer, so that the causal diagonal is offset both ways (bottom-right aligned) and tiles run past both ends;
+# query lengths of 45 and 70 take the portable dQ kernel, 44, 68 and 64 the warp-specialised one (with rows
+# that see no key at all when causal with 68 queries and 44 keys: LSE = -inf).
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-@pytest.mark.parametrize("seqlen_q,seqlen_k", [(45, 70), (70, 45), (64, 64)])
+@pytest.mark.parametrize("seqlen_q,seqlen_k", [(45, 70), (70, 45), (44, 68), (68, 44), (64, 64)])
 def test_ws_backward_matches_reference(causal, seqlen_q, seqlen_k):
     torch.manual_seed(7)
     q, k, v = random_qkv(2, 3, 3, seqlen_q, seqlen_k, 32, torch.bfloat16)
@@ -41,11 +45,13 @@ def test_ws_forward_and_backward_match_reference_in_the_flash_attn_layout(monkey
     check_against_reference(flash_attn_bhnd(causal=True), q, k, v, causal=True)
 
 
-def test_ws_backward_falls_back_for_grouped_query_heads():
+def test_ws_backward_with_grouped_query_heads_uses_the_ws_dq_kernel_and_the_portable_dkdv_kernel(monkeypatch):
+    launched = record_launches(monkeypatch)
     torch.manual_seed(9)
     q, k, v = random_qkv(1, 4, 2, 40, 40, 32, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=True, enable_gqa=True),
                             q, k, v, causal=True)
+    assert set(launched) == {"attention_backward_dkdv_kernel", "attention_backward_dq_ws_kernel"}
 
 
 def test_ws_backward_falls_back_for_packed_sequences():
@@ -62,9 +68,9 @@ def test_ws_backward_falls_back_for_packed_sequences():
     assert_result_close(result, ref32, ref_lp)
 
 
-def test_forcing_ws_runs_the_warp_specialised_kernel_with_the_portable_dq_kernel(monkeypatch):
-    # Record the launches: a silent fallback to the portable dK/dV kernel would make the tests above check
-    # nothing new.
+def record_launches(monkeypatch) -> list:
+    """Record which backward kernels launch: a silent fallback to a portable kernel would make the tests
+    above check nothing new."""
     from flashio.kernels import backward as portable
     from flashio.kernels import backward_ws
 
@@ -79,10 +85,24 @@ def test_forcing_ws_runs_the_warp_specialised_kernel_with_the_portable_dq_kernel
             return self.kernel[grid]
 
     for module, name in ((backward_ws, "attention_backward_dkdv_ws_kernel"),
+                         (backward_ws, "attention_backward_dq_ws_kernel"),
                          (portable, "attention_backward_dkdv_kernel"), (portable, "attention_backward_dq_kernel")):
         monkeypatch.setattr(module, name, Recording(name, getattr(module, name)))
+    return launched
+
+
+def test_forcing_ws_runs_both_warp_specialised_backward_kernels(monkeypatch):
+    launched = record_launches(monkeypatch)
     q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16)
     flashio.attention(q, k, v, is_causal=True).backward(torch.randn_like(q))
+    assert launched == ["attention_backward_dkdv_ws_kernel", "attention_backward_dq_ws_kernel"]
+
+
+def test_forcing_ws_with_a_query_length_not_a_multiple_of_4_takes_the_portable_dq_kernel(monkeypatch):
+    # The LSE and D rows of a head would not start 16-byte aligned for the dQ kernel's descriptors.
+    launched = record_launches(monkeypatch)
+    q, k, v = random_qkv(1, 2, 2, 41, 40, 32, torch.bfloat16)
+    flashio.attention(q, k, v).backward(torch.randn_like(q))
     assert launched == ["attention_backward_dkdv_ws_kernel", "attention_backward_dq_kernel"]
 
 
@@ -121,3 +141,28 @@ def test_warp_specialised_kernels_join_the_tuning_only_on_hopper(monkeypatch, ca
 
     monkeypatch.setattr(launchers, "device_capability", lambda device: capability)
     assert launchers._ws_verified(SimpleNamespace(is_cuda=True, device="cuda:0")) is joins
+
+
+@pytest.mark.parametrize("passes", [1, 2])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_ws_dkdv_in_a_persistent_grid_matches_reference(monkeypatch, causal, passes):
+    # A few programs (three under the interpreter) loop over every key block of every head: 3 key blocks
+    # of 32 x 2 heads x 2 sequences = 12 tiles, so four rounds, two of them mirrored when causal.
+    from flashio import configs, launchers
+    from flashio.kernels import backward_ws
+
+    persistent = configs.TileConfig(64, 128, 4, 2, "ws", passes=passes, persistent=True)
+    monkeypatch.setitem(configs.BACKWARD_DKDV_WS_CANDIDATES, 64, (persistent,))
+    grids = []
+    kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel
+
+    class Recording:
+        def __getitem__(self, grid):
+            grids.append(grid)
+            return kernel[grid]
+
+    monkeypatch.setattr(backward_ws, "attention_backward_dkdv_ws_persistent_kernel", Recording())
+    torch.manual_seed(13)
+    q, k, v = random_qkv(2, 2, 2, 44, 70, 32, torch.bfloat16)
+    check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
+    assert grids == [(launchers.INTERPRETER_PERSISTENT_PROGRAMS,)] * passes

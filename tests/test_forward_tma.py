@@ -1,7 +1,8 @@
 """The tensor-descriptor forward kernels (kernels/forward_tma.py and the warp-specialised
 kernels/forward_ws.py) compute the same attention as the reference. On a GPU they compete with the
 portable kernel in the tuned choice; here each is forced with FLASHIO_FORWARD_PATH and run through the
-interpreter, which emulates tensor descriptors (and runs the warp-specialised loop as a plain loop)."""
+interpreter, which emulates tensor descriptors (and runs the warp-specialised loop as a plain loop), for the
+warp-specialised kernel in both grids: a program per query tile, and the persistent grid."""
 
 import pytest
 import torch
@@ -10,9 +11,18 @@ import flashio
 from flashio.reference import attention_reference
 
 
-@pytest.fixture(autouse=True, params=["tma", "ws"])
+@pytest.fixture(autouse=True, params=["tma", "ws", "ws-persistent"])
 def force_descriptor_path(request, monkeypatch):
-    monkeypatch.setenv("FLASHIO_FORWARD_PATH", request.param)
+    if request.param == "ws-persistent":
+        # The persistent grid (a few programs looping over all query tiles; three under the interpreter),
+        # forced through the candidate list whose first entry a forced path takes its form from.
+        from flashio import configs
+
+        persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True)
+        monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (persistent,), 128: (persistent,), 256: (persistent,)})
+        monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
+    else:
+        monkeypatch.setenv("FLASHIO_FORWARD_PATH", request.param)
     return request.param
 
 

@@ -181,12 +181,22 @@ def forced_paths() -> dict:
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
+        "forward: warp-specialised, persistent grid": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+            64: (TileConfig(128, 128, 4, 2, "ws", persistent=True),),
+            128: (TileConfig(128, 64, 4, 2, "ws", persistent=True),),
+            256: (TileConfig(128, 64, 4, 1, "ws", persistent=True),)}}),
         "forward: 128-register 128x64 tiles": ({}, {"FORWARD_CANDIDATES": {
             64: (TileConfig(128, 64, 8, 2, max_registers=128),),
             128: (TileConfig(128, 64, 8, 2, max_registers=128),),
             256: (TileConfig(64, 64, 4, 2),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
+        "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {
+            64: (TileConfig(64, 128, 4, 2, "ws", persistent=True),),
+            128: (TileConfig(64, 128, 4, 2, "ws", persistent=True),),
+            256: (TileConfig(32, 128, 4, 1, "ws", passes=2, persistent=True),)}}),
+        "backward: warp-specialised, other dQ tiles": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DQ_WS_CANDIDATES": {
+            64: (TileConfig(128, 128, 4, 2, "ws"),), 128: (TileConfig(128, 64, 4, 2, "ws"),)}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -35,7 +35,9 @@ class TileConfig:
     newer, or ``"ws"``, the warp-specialised tensor-descriptor forward); ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so that two
     programs fit on one multiprocessor; None leaves the choice to the compiler; ``passes`` (dK/dV kernel):
     1 computes dK and dV together, 2 runs a dV pass then a dK pass, one float32 accumulator live at a time
-    (a fifth matrix product per tile for no register spills at d=256).
+    (a fifth matrix product per tile for no register spills at d=256); ``persistent`` (warp-specialised
+    forward and dK/dV kernels): one program per multiprocessor looping over the tiles instead of one
+    program per tile.
     """
 
     block_m: int
@@ -45,6 +47,7 @@ class TileConfig:
     path: str = "pointer"
     max_registers: Optional[int] = None
     passes: int = 1
+    persistent: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -102,16 +105,24 @@ FORWARD_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 ATOMIC_DQ_TUNED_BUCKETS = (128,)
 # Head-dimension buckets where the warp-specialised kernels join the tuned choice. At d=64 they lost to the
 # other kernels at every point measured on the H200 (v0.6: forward 0.7-1.0x the best other kernel, dK/dV
-# 0.7-0.96x), so there they run only when forced (FLASHIO_FORWARD_PATH / FLASHIO_BACKWARD_PATH=ws).
-WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128,)}
+# 0.7-0.96x; v0.7: the persistent forward 0.84-0.95x cuDNN below the portable kernels, the dQ kernel
+# 0.69-0.94x the portable one), so there they run only when forced (FLASHIO_FORWARD_PATH /
+# FLASHIO_BACKWARD_PATH=ws). The dQ kernel has no d=256 candidate (shared memory).
+WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backward_dq": (128,)}
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
 # two consumers, and the stages are the depth of the K/V buffer ring. Rings of three buffers gave NaNs on
 # the H200 with Triton 3.6 (v0.6), so none is listed.
+# The persistent form (``persistent=True``) keeps one program per multiprocessor and loops over the query
+# tiles, so the producer prefetches the next tile while the consumers finish one: on the H200 (v0.7) +15-18%
+# at d=128 N=1k and +11-18% at d=256 non-causal, causal +27% (d=128 1k) to -12% (d=256 16k), level or
+# slower at d=128 N >= 4k non-causal; the tuner keeps it where it wins.
 FORWARD_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(128, 128, 4, 2, "ws"),),
-    128: (TileConfig(128, 128, 4, 2, "ws"), TileConfig(128, 64, 4, 2, "ws")),
-    256: (TileConfig(128, 64, 4, 1, "ws"), TileConfig(128, 32, 4, 2, "ws")),
+    128: (TileConfig(128, 128, 4, 2, "ws"), TileConfig(128, 64, 4, 2, "ws"),
+          TileConfig(128, 128, 4, 2, "ws", persistent=True)),
+    256: (TileConfig(128, 64, 4, 1, "ws"), TileConfig(128, 32, 4, 2, "ws"),
+          TileConfig(128, 64, 4, 1, "ws", persistent=True)),
 }
 BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
@@ -145,13 +156,23 @@ BACKWARD_DQ_TMA_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     256: (TileConfig(64, 32, 4, 2, "tma"),),
 }
 # The warp-specialised dK/dV kernel (Hopper and newer; kernels/backward_ws.py; fixed lengths, one query head
-# per KV head; paired with the portable dQ kernel): the keys split between two consumer warpgroups. At d=256
-# one pass spills ~1 KB per thread; two passes on 32x128 tiles do not (one buffer: the dK pass holds K and V,
-# 225 KB of shared memory), not yet run on a GPU, so d=256 is not in WS_TUNED_BUCKETS.
+# per KV head; paired with a dQ kernel): the keys split between two consumer warpgroups. At d=256 one pass
+# spills ~1 KB per thread; two passes on 32x128 tiles do not (one buffer: the dK pass holds K and V, 225 KB
+# of shared memory); on the H200 (v0.7) they are level with the portable two passes at long sequences
+# (+4% causal 16k) and 3-9% slower at N <= 4k, which the tuner sorts out. The persistent grid won only at
+# N=1k (+5% at d=128) and lost up to 24% on long causal sequences (its static tile order is unbalanced).
 BACKWARD_DKDV_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 4, 2, "ws"),),
-    128: (TileConfig(64, 128, 4, 2, "ws"),),
-    256: (TileConfig(32, 128, 4, 1, "ws", passes=2),),
+    128: (TileConfig(64, 128, 4, 2, "ws"), TileConfig(64, 128, 4, 2, "ws", persistent=True)),
+    256: (TileConfig(32, 128, 4, 1, "ws", passes=2), TileConfig(32, 128, 4, 1, "ws", passes=2, persistent=True)),
+}
+# The warp-specialised dQ kernel (kernels/backward_ws.py; fixed lengths, LSE/D rows 16-byte aligned): the query
+# rows split between two consumer warpgroups, K and V through the producer's ring. None at d=256: the resident
+# 128x256 Q and dO tiles alone take 128 KB, and with the K/V ring it needs 258 KB of shared memory (compiled
+# for sm_90a on the CPU), more than a multiprocessor has.
+BACKWARD_DQ_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(128, 64, 4, 2, "ws"), TileConfig(128, 128, 4, 2, "ws")),
+    128: (TileConfig(128, 128, 4, 2, "ws"), TileConfig(128, 64, 4, 2, "ws")),
 }
 BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (

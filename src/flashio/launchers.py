@@ -181,6 +181,20 @@ def device_capability(device: torch.device) -> tuple[int, int]:
     return capability
 
 
+_MULTIPROCESSORS: dict = {}
+
+
+def multiprocessor_count(device: torch.device) -> int:
+    """Streaming multiprocessors of a CUDA device (the persistent grids' size), asked once per device."""
+    count = _MULTIPROCESSORS.get(device)
+    if count is None:
+        count = _MULTIPROCESSORS[device] = torch.cuda.get_device_properties(device).multi_processor_count
+    return count
+
+
+# Under the interpreter a persistent kernel runs this many programs, so that each loops over several tiles.
+INTERPRETER_PERSISTENT_PROGRAMS = 3
+
 _DEVICE_NAMES: dict = {}
 
 
@@ -271,8 +285,8 @@ def _forced_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_d
     """The configuration used when ``FLASHIO_*_PATH`` forces a descriptor kernel: the first candidate of
     that path (under the interpreter, the fixed interpreter tiles on that path)."""
     first = candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
-    if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes) of the GPU candidate
-        return replace(interpreter_default, path=forced, passes=first.passes)
+    if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes, grid) of the GPU candidate
+        return replace(interpreter_default, path=forced, passes=first.passes, persistent=first.persistent)
     return first
 
 
@@ -305,6 +319,23 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        if config.path == "ws" and config.persistent:
+            if q.is_cuda:
+                _ensure_tma_allocator()
+            # Causal tiles are handed out in pairs of equal work (kernels/forward_ws.py says why).
+            num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
+            # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
+            programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
+            forward_ws_kernels.attention_forward_ws_persistent_kernel[(min(num_tiles, programs),)](
+                q, k, v, out, lse,
+                *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+                problem.seqlen_q, problem.seqlen_k, problem.num_heads, problem.group_size, softmax_scale, 0,
+                num_tiles,
+                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
+                **config.launch_options(),
+            )
+            return
         if config.path == "ws":
             if q.is_cuda:
                 _ensure_tma_allocator()
@@ -414,17 +445,23 @@ def attention_backward(
                       (("q", q), ("k", k), ("v", v), ("do", grad_out), ("dq", dq), ("dk", dk), ("dv", dv))}
     # The plain tensor-descriptor backward runs only when forced (see configs.BACKWARD_DKDV_TMA_CANDIDATES);
     # the warp-specialised dK/dV kernel (kernels/backward_ws.py: fixed lengths, one query head per KV head)
-    # competes in the tuned choice of the two-kernel scheme on sm_90 (``_ws_verified``), or is forced.
+    # and dQ kernel (fixed lengths) compete in the tuned choice of the two-kernel scheme on sm_90
+    # (``_ws_verified``) in the head-dim buckets of configs.WS_TUNED_BUCKETS, or are forced.
     forced = configs.forced_path("backward")
     bucket = configs.head_dim_bucket(problem.block_d)
     descriptors_ok = _descriptor_kernels_allowed(forced, q) and q.dtype != torch.float32 and \
         _tma_eligible(problem, (q, k, v, grad_out, dq, dk, dv), tuple(tensor_strides.values()), dropout_p, sparse)
-    ws_ok = descriptors_ok and varlen is None and problem.group_size == 1 and \
-        (forced == "ws" or (forced is None and _ws_verified(q)))
+    ws_allowed = descriptors_ok and varlen is None and (forced == "ws" or (forced is None and _ws_verified(q)))
+    ws_ok = ws_allowed and problem.group_size == 1
+    # The warp-specialised dQ kernel reads LSE and D rows through one-dimensional descriptors: each head's
+    # rows must start 16-byte aligned (unit row stride, seqlen_q a multiple of 4 floats); none at d=256.
+    ws_dq_ok = ws_allowed and bucket in configs.BACKWARD_DQ_WS_CANDIDATES and lse.stride(-1) == 1 and \
+        lse.is_contiguous() and problem.seqlen_q % 4 == 0 and lse.data_ptr() % 16 == 0
     use_tma = descriptors_ok and forced == "tma"
     forced_ws = ws_ok and forced == "ws"
+    forced_ws_dq = ws_dq_ok and forced == "ws"
     # Whether the warp-specialised kernels may run is part of the tuning keys (as for the forward).
-    base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok)
+    base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok, ws_dq_ok)
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
@@ -440,15 +477,22 @@ def attention_backward(
             if config.path == "ws":
                 if q.is_cuda:
                     _ensure_tma_allocator()
+                arguments = (q, k, v, grad_out, lse, delta, dk, dv,
+                             *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                             *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
+                             problem.seqlen_q, problem.seqlen_k)
+                num_tiles = grid[0] * grid[1] * grid[2]
                 for compute_dk, compute_dv in passes:
-                    backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
-                        q, k, v, grad_out, lse, delta, dk, dv,
-                        *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
-                        *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
-                        problem.seqlen_q, problem.seqlen_k, softmax_scale, 0,
-                        BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
-                        IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv, **config.launch_options(),
-                    )
+                    constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                                     IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv,
+                                     **config.launch_options())
+                    if config.persistent:
+                        programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
+                        backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel[(min(num_tiles, programs),)](
+                            *arguments, problem.num_heads, softmax_scale, 0, num_tiles, **constants)
+                    else:
+                        backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
+                            *arguments, softmax_scale, 0, **constants)
                 return
             if config.path == "tma":
                 if q.is_cuda:
@@ -478,6 +522,18 @@ def attention_backward(
 
         def launch_dq(config: TileConfig):
             grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+            if config.path == "ws":
+                if q.is_cuda:
+                    _ensure_tma_allocator()
+                backward_ws_kernels.attention_backward_dq_ws_kernel[grid](
+                    q, k, v, grad_out, lse, delta, dq,
+                    *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
+                    *stats_strides[:2], *tensor_strides["dq"][:3],
+                    problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, 0,
+                    BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                    IS_CAUSAL=causal, **config.launch_options(),
+                )
+                return
             if config.path == "tma":
                 if q.is_cuda:
                     _ensure_tma_allocator()
@@ -515,15 +571,18 @@ def attention_backward(
         if atomic_dq:
             dq.copy_(dq_accumulator)
             return
-        if use_tma:
+        if use_tma or forced_ws_dq:
             dq_config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,
-                                       {"tma": configs.BACKWARD_DQ_TMA_CANDIDATES})
-        else:  # the warp-specialised dK/dV kernel pairs with the portable dQ kernel
+                                       {"tma": configs.BACKWARD_DQ_TMA_CANDIDATES,
+                                        "ws": configs.BACKWARD_DQ_WS_CANDIDATES})
+        else:
+            ws_dq_here = ws_dq_ok and bucket in configs.WS_TUNED_BUCKETS["backward_dq"]
             dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
-                              configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse)
+                              configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse,
+                              extra_candidates=configs.BACKWARD_DQ_WS_CANDIDATES if ws_dq_here else None)
         launch_dq(dq_config)
 
-    if deterministic or forced_ws:
+    if deterministic or forced_ws or forced_ws_dq:
         run(atomic_dq=False)
     elif not q.is_cuda:
         run(atomic_dq=True)

@@ -142,13 +142,19 @@ def surveyed():
                       (128, TileConfig(128, 64, 8, 2, "tma", 128)), (256, TileConfig(128, 64, 8, 2, "tma"))):
         rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
     # Warp-specialised kernels (v0.6): num_warps is per consumer warpgroup; the compiled kernel runs more.
-    for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws"))):
-        rows.append((f"forward ws d={d}", forward_ws_kernels.attention_forward_ws_kernel,
+    for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws")),
+                      (128, TileConfig(128, 128, 4, 2, "ws", persistent=True)),
+                      (256, TileConfig(128, 64, 4, 1, "ws", persistent=True))):
+        kernel = forward_ws_kernels.attention_forward_ws_persistent_kernel if config.persistent else \
+            forward_ws_kernels.attention_forward_ws_kernel
+        rows.append((f"forward ws{' persistent' if config.persistent else ''} d={d}", kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           MAY_MASK=False), config))
-    for d in (64, 128):
-        config = TileConfig(64, 128, 4, 2, "ws")
-        rows.append((f"backward dK/dV ws d={d}", backward_ws_kernels.attention_backward_dkdv_ws_kernel,
+    for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
+                      (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
+        kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \
+            backward_ws_kernels.attention_backward_dkdv_ws_kernel
+        rows.append((f"backward dK/dV ws{' persistent' if config.persistent else ''} d={d}", kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           COMPUTE_DK=True, COMPUTE_DV=True), config))
     config = TileConfig(32, 128, 4, 1, "ws", passes=2)
@@ -157,6 +163,10 @@ def surveyed():
         rows.append((f"backward {name} ws d=256", backward_ws_kernels.attention_backward_dkdv_ws_kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=256, IS_CAUSAL=False, **flags),
                      config))
+    for d, config in ((64, TileConfig(128, 64, 4, 2, "ws")), (128, TileConfig(128, 128, 4, 2, "ws")),
+                      (128, TileConfig(128, 64, 4, 2, "ws"))):
+        rows.append((f"backward dQ ws d={d}", backward_ws_kernels.attention_backward_dq_ws_kernel,
+                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

@@ -97,7 +97,7 @@ def describe_choice(choice) -> str:
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
-        (f" {choice.passes}-pass" if choice.passes > 1 else "")
+        (f" {choice.passes}-pass" if choice.passes > 1 else "") + (" persistent" if choice.persistent else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 
