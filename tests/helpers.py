@@ -201,3 +201,18 @@ def keep_mask_from_probs(s_dmask: torch.Tensor) -> torch.Tensor:
     """The dropout keep-mask that ``return_attn_probs`` reports: dropped entries are negated, so their sign
     bit is set (``signbit`` also catches probabilities that underflowed to -0.0)."""
     return ~torch.signbit(s_dmask)
+
+
+def record_grids(monkeypatch, module, name: str) -> list:
+    """Wrap the Triton kernel ``module.name`` so that each launch records its grid, then launches: a test
+    can check which kernel ran (a silent fallback to another would leave it checking nothing new)."""
+    grids = []
+    kernel = getattr(module, name)
+
+    class Recording:
+        def __getitem__(self, grid):
+            grids.append(grid)
+            return kernel[grid]
+
+    monkeypatch.setattr(module, name, Recording())
+    return grids

@@ -11,7 +11,7 @@ import torch
 
 import flashio
 from helpers import (assert_result_close, check_against_reference, cu_seqlens, flash_attn_bhnd, random_packed,
-                     random_qkv, run_with_grads, varlen_references)
+                     random_qkv, record_grids, run_with_grads, varlen_references)
 
 
 @pytest.fixture(autouse=True)
@@ -153,15 +153,7 @@ def test_ws_dkdv_in_a_persistent_grid_matches_reference(monkeypatch, causal, pas
 
     persistent = configs.TileConfig(64, 128, 4, 2, "ws", passes=passes, persistent=True)
     monkeypatch.setitem(configs.BACKWARD_DKDV_WS_CANDIDATES, 64, (persistent,))
-    grids = []
-    kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel
-
-    class Recording:
-        def __getitem__(self, grid):
-            grids.append(grid)
-            return kernel[grid]
-
-    monkeypatch.setattr(backward_ws, "attention_backward_dkdv_ws_persistent_kernel", Recording())
+    grids = record_grids(monkeypatch, backward_ws, "attention_backward_dkdv_ws_persistent_kernel")
     torch.manual_seed(13)
     q, k, v = random_qkv(2, 2, 2, 44, 70, 32, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)

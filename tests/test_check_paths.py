@@ -9,6 +9,7 @@ import torch
 
 import flashio
 from flashio import check, configs
+from helpers import record_grids
 
 
 def test_every_forced_path_names_real_candidate_lists_for_every_head_dim_bucket_they_have():
@@ -71,15 +72,7 @@ def test_forcing_ws_runs_the_warp_specialised_forward(monkeypatch):
     # nothing new.
     from flashio.kernels import forward_ws
 
-    launched = []
-    kernel = forward_ws.attention_forward_ws_kernel
-
-    class Recording:
-        def __getitem__(self, grid):
-            launched.append(grid)
-            return kernel[grid]
-
-    monkeypatch.setattr(forward_ws, "attention_forward_ws_kernel", Recording())
+    launched = record_grids(monkeypatch, forward_ws, "attention_forward_ws_kernel")
     monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
     q = torch.randn(1, 2, 40, 32, dtype=torch.bfloat16)
     flashio.attention(q, q, q, is_causal=True)
@@ -90,15 +83,7 @@ def test_a_persistent_ws_candidate_runs_the_persistent_kernel_on_a_grid_of_few_p
     from flashio import configs, launchers
     from flashio.kernels import forward_ws
 
-    launched = []
-    kernel = forward_ws.attention_forward_ws_persistent_kernel
-
-    class Recording:
-        def __getitem__(self, grid):
-            launched.append(grid)
-            return kernel[grid]
-
-    monkeypatch.setattr(forward_ws, "attention_forward_ws_persistent_kernel", Recording())
+    launched = record_grids(monkeypatch, forward_ws, "attention_forward_ws_persistent_kernel")
     persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True)
     monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (persistent,), 128: (persistent,), 256: (persistent,)})
     monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
