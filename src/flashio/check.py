@@ -304,11 +304,18 @@ def main(argv: Optional[list[str]] = None) -> int:
         # compilations), then forget them so that the timing below tunes properly.
         previous = os.environ.get("FLASHIO_AUTOTUNE")
         os.environ["FLASHIO_AUTOTUNE"] = "0"
-        for case in [] if args.skip_default_cases else CORRECTNESS_CASES:
+
+        def check_case(case, path_name=None) -> int:
+            """Run one case, record it in the report, print its line; 1 if it failed."""
             result = run_correctness_case(case)
+            if path_name is not None:
+                result["path"] = path_name
             report["correctness"].append(result)
-            failures += not result["ok"]
             print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}", flush=True)
+            return int(not result["ok"])
+
+        for case in [] if args.skip_default_cases else CORRECTNESS_CASES:
+            failures += check_case(case)
         if not args.skip_paths:
             for path_name, (environment, candidate_lists) in forced_paths().items():
                 if args.paths and not any(text in path_name for text in args.paths):
@@ -316,12 +323,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 print(f"forced path: {path_name}", flush=True)
                 with forcing(environment, candidate_lists):
                     for case in PATH_CASES:
-                        result = run_correctness_case(case)
-                        result["path"] = path_name
-                        report["correctness"].append(result)
-                        failures += not result["ok"]
-                        print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}",
-                              flush=True)
+                        failures += check_case(case, path_name)
         if previous is None:
             del os.environ["FLASHIO_AUTOTUNE"]
         else:

@@ -319,34 +319,24 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
-        if config.path == "ws" and config.persistent:
-            if q.is_cuda:
-                _ensure_tma_allocator()
-            # Causal tiles are handed out in pairs of equal work (kernels/forward_ws.py says why).
-            num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
-            # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
-            programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
-            forward_ws_kernels.attention_forward_ws_persistent_kernel[(min(num_tiles, programs),)](
-                q, k, v, out, lse,
-                *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
-                problem.seqlen_q, problem.seqlen_k, problem.num_heads, problem.group_size, softmax_scale, 0,
-                num_tiles,
-                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
-                IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
-                **config.launch_options(),
-            )
-            return
         if config.path == "ws":
             if q.is_cuda:
                 _ensure_tma_allocator()
-            forward_ws_kernels.attention_forward_ws_kernel[grid](
-                q, k, v, out, lse,
-                *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
-                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, 0,
-                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
-                IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
-                **config.launch_options(),
-            )
+            arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+                         problem.seqlen_q, problem.seqlen_k)
+            constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
+                             IS_CAUSAL=causal, MAY_MASK=causal or problem.seqlen_k % config.block_n != 0,
+                             **config.launch_options())
+            if config.persistent:
+                # Causal tiles are handed out in pairs of equal work (kernels/forward_ws.py says why).
+                num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
+                # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
+                programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
+                forward_ws_kernels.attention_forward_ws_persistent_kernel[(min(num_tiles, programs),)](
+                    *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, **constants)
+            else:
+                forward_ws_kernels.attention_forward_ws_kernel[grid](
+                    *arguments, problem.group_size, softmax_scale, 0, **constants)
             return
         if config.path == "tma":
             if q.is_cuda:
@@ -455,8 +445,8 @@ def attention_backward(
     ws_ok = ws_allowed and problem.group_size == 1
     # The warp-specialised dQ kernel reads LSE and D rows through one-dimensional descriptors: each head's
     # rows must start 16-byte aligned (unit row stride, seqlen_q a multiple of 4 floats); none at d=256.
-    ws_dq_ok = ws_allowed and bucket in configs.BACKWARD_DQ_WS_CANDIDATES and lse.stride(-1) == 1 and \
-        lse.is_contiguous() and problem.seqlen_q % 4 == 0 and lse.data_ptr() % 16 == 0
+    ws_dq_ok = ws_allowed and bucket in configs.BACKWARD_DQ_WS_CANDIDATES and lse.is_contiguous() and \
+        problem.seqlen_q % 4 == 0 and lse.data_ptr() % 16 == 0
     use_tma = descriptors_ok and forced == "tma"
     forced_ws = ws_ok and forced == "ws"
     forced_ws_dq = ws_dq_ok and forced == "ws"
@@ -482,12 +472,12 @@ def attention_backward(
                              *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                              problem.seqlen_q, problem.seqlen_k)
                 num_tiles = grid[0] * grid[1] * grid[2]
+                programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
                 for compute_dk, compute_dv in passes:
                     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
                                      IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv,
                                      **config.launch_options())
                     if config.persistent:
-                        programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
                         backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel[(min(num_tiles, programs),)](
                             *arguments, problem.num_heads, softmax_scale, 0, num_tiles, **constants)
                     else:
