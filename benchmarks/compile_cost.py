@@ -19,7 +19,7 @@ os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()  # before Triton is imported
 
 from flashio import configs  # noqa: E402
 from flashio.bench import resources  # noqa: E402
-from flashio.kernels import backward, backward_ws, forward, forward_tma, forward_ws  # noqa: E402
+from flashio.kernels import backward, backward_gluon, backward_ws, forward, forward_tma, forward_ws  # noqa: E402
 
 
 def main(d: int) -> int:
@@ -60,6 +60,11 @@ def main(d: int) -> int:
     if d in configs.WS_TUNED_BUCKETS["backward_dq"]:
         for c in configs.BACKWARD_DQ_WS_CANDIDATES[d]:
             compile_one("backward dQ, warp-specialised", backward_ws.attention_backward_dq_ws_kernel, descriptor(c), c)
+    if d in configs.FUSED_TUNED_BUCKETS:
+        for c in configs.BACKWARD_FUSED_CANDIDATES[d]:
+            compile_one("backward, fused five-product (Gluon)", backward_gluon.attention_backward_fused_kernel,
+                        descriptor(c, NUM_STAGES=c.num_stages, WARPS=c.num_warps, DQ_CHUNKS=c.dq_chunks,
+                                   DQ_BUFFERS=c.dq_buffers), c)
     for label, value in seconds.items():
         print(f"d={d} {label}: {value:.1f} s")
     print(f"d={d} total: {sum(seconds.values()):.1f} s")

@@ -162,6 +162,9 @@ CORRECTNESS_CASES = [
     CorrectnessCase("d128 varlen 1k", 4, 8, 8, 1024, 1024, 128, varlen=True),
     CorrectnessCase("d128 deterministic causal 2k", 2, 8, 8, 2048, 2048, 128, causal=True, deterministic=True),
     CorrectnessCase("d64 deterministic GQA 1k", 2, 8, 2, 1024, 1024, 64, deterministic=True),
+    # Grouped heads, lengths off the tile grid, fp16, on the kernels that take them on Hopper (the fused
+    # backward loops over a KV head's query heads).
+    CorrectnessCase("d64 GQA 8/2 1000x1500 causal fp16", 2, 8, 2, 1000, 1500, 64, causal=True, dtype=torch.float16),
 ]
 
 
@@ -170,7 +173,7 @@ CORRECTNESS_CASES = [
 # of them whatever the tuner would choose on this GPU.
 PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
-    "d128 varlen 1k", "d128 deterministic causal 2k")]
+    "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16")]
 
 
 def forced_paths() -> dict:
@@ -197,6 +200,10 @@ def forced_paths() -> dict:
             256: (TileConfig(32, 128, 4, 1, "ws", passes=2, persistent=True),)}}),
         "backward: warp-specialised, other dQ tiles": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DQ_WS_CANDIDATES": {
             64: (TileConfig(128, 128, 4, 2, "ws"),), 128: (TileConfig(128, 64, 4, 2, "ws"),)}}),
+        "backward: fused five-product (Gluon)": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {}),
+        "backward: fused five-product (Gluon), other tiles": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
+            "BACKWARD_FUSED_CANDIDATES": {64: (TileConfig(64, 128, 8, 2, "gluon"),),
+                                          128: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=2, dq_buffers=1),)}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -32,12 +32,15 @@ class TileConfig:
     ``block_m``: query rows per tile; ``block_n``: keys per tile; ``num_warps``: warps per program;
     ``num_stages``: depth of the software pipeline over the streamed loop; ``path``: which kernel of the
     pass (``"pointer"``, the portable kernel, ``"tma"``, the tensor-descriptor kernel of Hopper and
-    newer, or ``"ws"``, the warp-specialised tensor-descriptor forward); ``max_registers``: a per-thread register cap handed to the compiler (``maxnreg``), so that two
-    programs fit on one multiprocessor; None leaves the choice to the compiler; ``passes`` (dK/dV kernel):
-    1 computes dK and dV together, 2 runs a dV pass then a dK pass, one float32 accumulator live at a time
-    (a fifth matrix product per tile for no register spills at d=256); ``persistent`` (warp-specialised
-    forward and dK/dV kernels): one program per multiprocessor looping over the tiles instead of one
-    program per tile.
+    newer, ``"ws"``, the warp-specialised tensor-descriptor kernels, or ``"gluon"``, the fused five-product
+    backward of ``kernels/backward_gluon.py``); ``max_registers``: a per-thread register cap handed to the
+    compiler (``maxnreg``), so that two programs fit on one multiprocessor; None leaves the choice to the
+    compiler; ``passes`` (dK/dV kernel): 1 computes dK and dV together, 2 runs a dV pass then a dK pass,
+    one float32 accumulator live at a time (a fifth matrix product per tile for no register spills at
+    d=256); ``persistent`` (warp-specialised forward and dK/dV kernels): one program per multiprocessor
+    looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
+    backward): the dQ_i product in that many column chunks (fewer live registers), and that many float32
+    dQ tiles in shared memory (a reduce-add may still be reading one while the next is written).
     """
 
     block_m: int
@@ -48,6 +51,8 @@ class TileConfig:
     max_registers: Optional[int] = None
     passes: int = 1
     persistent: bool = False
+    dq_chunks: int = 1
+    dq_buffers: int = 2
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -109,6 +114,20 @@ ATOMIC_DQ_TUNED_BUCKETS = (128,)
 # 0.69-0.94x the portable one), so there they run only when forced (FLASHIO_FORWARD_PATH /
 # FLASHIO_BACKWARD_PATH=ws). The dQ kernel has no d=256 candidate (shared memory).
 WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backward_dq": (128,)}
+# The fused five-product backward (kernels/backward_gluon.py, Gluon, sm_90 only): dK, dV and the dQ
+# contributions in one kernel, dQ reduce-added in bulk by TMA. num_warps 4 = one warpgroup per 64 keys;
+# with 64x64 tiles at d=64 two programs share a multiprocessor (their exponentials and matrix products
+# overlap). On the H200 (v0.8, bf16): d=64 64x64 against the tuned two-kernel backward in the same
+# process +8% at N=16k (392 vs 363 TFLOP/s), +13% causal 4k, +8% causal 16k, -2% at N=1k, but level
+# through the bench (374 vs 377 at 16k, 368 vs 354 at 4k); 64x128 with 8 warps 3-11% below 64x64. At
+# d=128 it spills (64 B per thread) and ran 350 TFLOP/s against 447-458 for the two-kernel scheme (one
+# program per multiprocessor, phases not overlapped), so there it runs only when forced
+# (FLASHIO_BACKWARD_PATH=gluon); none at d=256 (accumulators and tiles do not fit).
+FUSED_TUNED_BUCKETS = (64,)
+BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1), TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
+    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),),
+}
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
 # two consumers, and the stages are the depth of the K/V buffer ring. Rings of three buffers gave NaNs on
@@ -207,17 +226,18 @@ def length_bucket(n: int) -> int:
     return bucket
 
 
-KERNEL_PATHS = ("pointer", "tma", "ws")
+KERNEL_PATHS = {"forward": ("pointer", "tma", "ws"), "backward": ("pointer", "tma", "ws", "gluon")}
 
 
 def forced_path(kernel_pass: str) -> str | None:
-    """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma`` or ``ws`` forces a kernel
-    family where the inputs allow it (tests and experiments); unset, the path is part of the tuned choice.
-    Any other value is an error naming the variable."""
+    """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma`` or ``ws`` (backward also
+    ``gluon``, the fused five-product kernel) forces a kernel family where the inputs allow it (tests and
+    experiments); unset, the path is part of the tuned choice. Any other value is an error naming the
+    variable."""
     variable = f"FLASHIO_{kernel_pass.upper()}_PATH"
     value = os.environ.get(variable) or None
-    if value is not None and value not in KERNEL_PATHS:
-        expected = " or ".join(repr(path) for path in KERNEL_PATHS)
+    if value is not None and value not in KERNEL_PATHS[kernel_pass]:
+        expected = " or ".join(repr(path) for path in KERNEL_PATHS[kernel_pass])
         raise ValueError(f"{variable} must be {expected}, got {value!r}")
     return value
 

@@ -25,6 +25,7 @@ from flashio._interpreter_compat import ensure_interpreter_fixes
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
+from flashio.kernels import backward_gluon as backward_gluon_kernels
 from flashio.kernels import backward_tma as backward_tma_kernels
 from flashio.kernels import backward_ws as backward_ws_kernels
 from flashio.kernels import forward as forward_kernels
@@ -280,6 +281,18 @@ def _ws_verified(q: torch.Tensor) -> bool:
     return q.is_cuda and device_capability(q.device) == (9, 0)
 
 
+def fused_backward_eligible(problem: Problem, dtype: torch.dtype, capability: tuple[int, int], *,
+                            descriptors_ok: bool, varlen: bool, deterministic: bool, lse_row_stride: int) -> bool:
+    """Whether the fused five-product backward (``kernels/backward_gluon.py``) can take these inputs:
+    Hopper (sm_90: its warpgroup MMAs exist nowhere else), 16-bit inputs the tensor-descriptor kernels take
+    (``descriptors_ok``: no dropout or block mask, power-of-two head dim, aligned strides), a head dim it has
+    candidates for, fixed lengths, unit LSE row stride, and no request for bitwise-deterministic gradients
+    (its dQ is summed by reduce-adds in arrival order)."""
+    return (capability == (9, 0) and descriptors_ok and not varlen and not deterministic
+            and dtype in (torch.float16, torch.bfloat16) and lse_row_stride == 1
+            and problem.block_d in configs.BACKWARD_FUSED_CANDIDATES)
+
+
 def _forced_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_default: TileConfig,
                    candidates_by_path: dict) -> TileConfig:
     """The configuration used when ``FLASHIO_*_PATH`` forces a descriptor kernel: the first candidate of
@@ -395,11 +408,13 @@ def attention_backward(
     varlen: Optional[VarlenInfo] = None, sparse: Optional[BlockSparseIndex] = None,
     deterministic: bool = False,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Launch the three backward kernels; return (dq, dk, dv) in the layouts of (q, k, v).
+    """Launch the backward kernels; return (dq, dk, dv) in the layouts of (q, k, v).
 
-    dQ is either accumulated with float32 atomic adds inside the dK/dV kernel or computed by its own
-    kernel (no atomics: bitwise identical across runs). ``deterministic=True`` forces the second; otherwise
-    the faster of the two for the shape is timed on first use and cached (atomics under the interpreter).
+    After the preprocess kernel (D = rowsum(dO o O)), dQ is either accumulated with float32 atomic adds
+    inside the dK/dV kernel, computed by its own kernel (no atomics: bitwise identical across runs), or,
+    on Hopper, the whole backward is one fused five-product kernel (Gluon) that reduce-adds dQ tiles in
+    bulk. ``deterministic=True`` forces the separate kernel; otherwise the fastest strategy for the shape
+    is timed on first use and cached (atomics under the interpreter).
     """
     problem = describe(q, k, layout, varlen)
     dq = torch.empty_like(q)
@@ -447,11 +462,42 @@ def attention_backward(
     # rows must start 16-byte aligned (unit row stride, seqlen_q a multiple of 4 floats); none at d=256.
     ws_dq_ok = ws_allowed and bucket in configs.BACKWARD_DQ_WS_CANDIDATES and lse.is_contiguous() and \
         problem.seqlen_q % 4 == 0 and lse.data_ptr() % 16 == 0
+    fused_ok = q.is_cuda and fused_backward_eligible(
+        problem, q.dtype, device_capability(q.device), descriptors_ok=descriptors_ok, varlen=varlen is not None,
+        deterministic=deterministic, lse_row_stride=stats_strides[2])
     use_tma = descriptors_ok and forced == "tma"
     forced_ws = ws_ok and forced == "ws"
     forced_ws_dq = ws_dq_ok and forced == "ws"
     # Whether the warp-specialised kernels may run is part of the tuning keys (as for the forward).
     base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok, ws_dq_ok)
+
+    def run_fused() -> None:
+        """Fill dq, dk, dv with the fused five-product kernel: dQ reduce-added into a float32 accumulator."""
+        dq_accumulator = torch.empty(q.shape, device=q.device, dtype=torch.float32)
+
+        def launch_fused(config: TileConfig):
+            dq_accumulator.zero_()
+            _ensure_tma_allocator()
+            grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            backward_gluon_kernels.attention_backward_fused_kernel[grid](
+                q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+                *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
+                *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
+                *strides_bhnd(dq_accumulator, layout)[:3],
+                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale,
+                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
+                NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
+                DQ_BUFFERS=config.dq_buffers, num_warps=config.num_warps,
+            )
+
+        if forced == "gluon":
+            config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,
+                                    {"gluon": configs.BACKWARD_FUSED_CANDIDATES})
+        else:
+            config = _pick("backward_fused", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
+                           configs.BACKWARD_FUSED_CANDIDATES, launch_fused, base_flags, None)
+        launch_fused(config)
+        dq.copy_(dq_accumulator)
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
@@ -572,18 +618,25 @@ def attention_backward(
                               extra_candidates=configs.BACKWARD_DQ_WS_CANDIDATES if ws_dq_here else None)
         launch_dq(dq_config)
 
-    if deterministic or forced_ws or forced_ws_dq:
+    if fused_ok and forced == "gluon":
+        run_fused()
+    elif deterministic or forced_ws or forced_ws_dq:
         run(atomic_dq=False)
     elif not q.is_cuda:
         run(atomic_dq=True)
     else:
-        # Which dQ strategy wins depends on the shape, so where both have won it is tuned and cached like a
-        # tile shape; elsewhere only the separate kernel runs (configs.ATOMIC_DQ_TUNED_BUCKETS says why).
+        # Which dQ strategy wins depends on the shape, so where more than one has won it is tuned and cached
+        # like a tile shape (configs.ATOMIC_DQ_TUNED_BUCKETS and FUSED_TUNED_BUCKETS say where and why);
+        # elsewhere only the separate dQ kernel runs. The first strategy is the default without autotuning.
         strategies = ("atomic", "separate") if bucket in configs.ATOMIC_DQ_TUNED_BUCKETS else ("separate",)
+        if fused_ok and bucket in configs.FUSED_TUNED_BUCKETS and forced is None:
+            strategies = ("fused",) + strategies
+        runners = {"atomic": lambda: run(atomic_dq=True), "separate": lambda: run(atomic_dq=False),
+                   "fused": run_fused}
         strategy = configs.choose_config(
-            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma), strategies,
-            lambda option: _time_ms(lambda: run(atomic_dq=option == "atomic")))
-        run(atomic_dq=strategy == "atomic")
+            _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma, fused_ok), strategies,
+            lambda option: _time_ms(runners[option]))
+        runners[strategy]()
     return dq, dk, dv
 
 

@@ -13,5 +13,9 @@ def test_register_caps_and_two_pass_tiles_are_named():
     assert describe_choice(TileConfig(32, 64, 4, 2, passes=2)) == "pointer 32x64 w4 s2 2-pass"
 
 
+def test_fused_backward_tiles_name_their_dq_chunks_and_buffers():
+    assert describe_choice(TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)) == "gluon 64x64 w4 s2 dq1x1"
+
+
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"

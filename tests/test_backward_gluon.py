@@ -1,0 +1,75 @@
+"""The fused five-product backward (kernels/backward_gluon.py) is a Gluon kernel for Hopper only: Gluon has
+no interpreter, so on the CPU its numerics cannot run. What is checked here: which inputs it takes (the
+launcher's eligibility rule), that forcing it where it cannot run falls back to the Triton kernels with the
+reference's gradients, and (tests/bench/test_resources.py) that it compiles for sm_90a without spills at
+d=64. Its gradients are checked on the H200 by ``python -m flashio.check`` (the default cases at d=64 and
+the forced path ``backward: fused five-product (Gluon)``)."""
+
+import pytest
+import torch
+
+import flashio
+from flashio import configs, launchers
+from flashio.kernels import backward_gluon
+from helpers import check_against_reference, random_qkv, record_grids
+
+
+def _problem(head_dim: int, group_size: int = 1):
+    q = torch.empty(2, 8, 256, head_dim)
+    k = torch.empty(2, 8 // group_size, 256, head_dim)
+    return launchers.describe(q, k, "bhnd", None)
+
+
+ELIGIBLE = dict(descriptors_ok=True, varlen=False, deterministic=False, lse_row_stride=1)
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_fused_backward_takes_16_bit_fixed_length_inputs_on_hopper(head_dim, dtype):
+    assert launchers.fused_backward_eligible(_problem(head_dim), dtype, (9, 0), **ELIGIBLE)
+
+
+def test_fused_backward_takes_grouped_query_heads():
+    assert launchers.fused_backward_eligible(_problem(64, group_size=4), torch.bfloat16, (9, 0), **ELIGIBLE)
+
+
+@pytest.mark.parametrize("capability", [(8, 0), (8, 9), (10, 0), (12, 0)])
+def test_fused_backward_runs_only_on_hopper(capability):
+    # Its warpgroup MMAs (wgmma) exist on sm_90 only.
+    assert not launchers.fused_backward_eligible(_problem(64), torch.bfloat16, capability, **ELIGIBLE)
+
+
+@pytest.mark.parametrize("head_dim", [32, 256])
+def test_fused_backward_has_no_tiles_for_other_head_dims(head_dim):
+    assert not launchers.fused_backward_eligible(_problem(head_dim), torch.bfloat16, (9, 0), **ELIGIBLE)
+
+
+def test_fused_backward_does_not_take_float32():
+    assert not launchers.fused_backward_eligible(_problem(64), torch.float32, (9, 0), **ELIGIBLE)
+
+
+@pytest.mark.parametrize("change", [dict(descriptors_ok=False), dict(varlen=True), dict(deterministic=True),
+                                    dict(lse_row_stride=2)],
+                         ids=["no-descriptors", "varlen", "deterministic", "strided-lse"])
+def test_fused_backward_refuses_what_it_cannot_do(change):
+    # No descriptors: dropout, a block mask, an odd head dim or unaligned strides. Deterministic: its dQ is
+    # summed by reduce-adds in arrival order, so it is not bitwise reproducible.
+    assert not launchers.fused_backward_eligible(_problem(64), torch.bfloat16, (9, 0), **{**ELIGIBLE, **change})
+
+
+def test_every_fused_candidate_is_a_gluon_tile_of_its_own_bucket():
+    for bucket, candidates in configs.BACKWARD_FUSED_CANDIDATES.items():
+        for config in candidates:
+            assert config.path == "gluon" and config.block_n % (16 * config.num_warps) == 0, config
+            assert bucket % config.dq_chunks == 0 and config.dq_buffers in (1, 2), config
+    assert set(configs.FUSED_TUNED_BUCKETS) <= set(configs.BACKWARD_FUSED_CANDIDATES)
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_forcing_the_fused_backward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal):
+    launched = record_grids(monkeypatch, backward_gluon, "attention_backward_fused_kernel")
+    monkeypatch.setenv("FLASHIO_BACKWARD_PATH", "gluon")
+    torch.manual_seed(3)
+    q, k, v = random_qkv(2, 2, 2, 45, 70, 64, torch.bfloat16)
+    check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
+    assert launched == []
