@@ -23,18 +23,21 @@ CONFIGS = {64: [(64, 128, 8, 2, 1, 2), (64, 64, 4, 2, 1, 2), (64, 64, 4, 2, 1, 1
            128: [(64, 128, 8, 2, 2, 2), (64, 64, 4, 1, 2, 1)]}
 
 
-def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
+def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles, kernel=None, **constants):
+    """(dq, dk, dv) from a fused kernel with these tiles: the library's, or ``kernel`` (same arguments, grid
+    and constexprs, plus ``constants``) — benchmarks/experiments/fused_backward_ws uses it for its variant."""
     block_m, block_n, warps, stages, dq_chunks, dq_buffers = tiles
+    kernel = kernel or backward_gluon.attention_backward_fused_kernel
     launchers._ensure_tma_allocator()
     dq_acc = torch.zeros(q.shape, device=q.device, dtype=torch.float32)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
-    backward_gluon.attention_backward_fused_kernel[(triton.cdiv(k.shape[2], block_n), k.shape[1], q.shape[0])](
+    kernel[(triton.cdiv(k.shape[2], block_n), k.shape[1], q.shape[0])](
         q, k, v, do, lse, delta, dk, dv, dq_acc,
         *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *do.stride()[:3], *lse.stride(),
         *dk.stride()[:3], *dv.stride()[:3], *dq_acc.stride()[:3],
         q.shape[2], k.shape[2], q.shape[1] // k.shape[1], scale,
         BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages, WARPS=warps,
-        DQ_CHUNKS=dq_chunks, DQ_BUFFERS=dq_buffers, num_warps=warps)
+        DQ_CHUNKS=dq_chunks, DQ_BUFFERS=dq_buffers, num_warps=warps, **constants)
     return dq_acc.to(q.dtype), dk, dv
 
 
