@@ -73,3 +73,15 @@ def test_forcing_the_fused_backward_without_hopper_falls_back_to_the_triton_kern
     q, k, v = random_qkv(2, 2, 2, 45, 70, 64, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
     assert launched == []
+
+
+def test_fused_backward_needs_the_triton_release_its_gluon_was_written_for(monkeypatch):
+    # Gluon's API changes between Triton releases; pyproject allows older Tritons, which keep the Triton kernels.
+    monkeypatch.setattr(launchers, "GLUON_AVAILABLE", False)
+    assert not launchers.fused_backward_eligible(_problem(64), torch.bfloat16, (9, 0), **ELIGIBLE)
+
+
+def test_the_pinned_triton_has_the_gluon_the_fused_backward_was_written_for():
+    import triton
+
+    assert triton.__version__.startswith(launchers.GLUON_TRITON_RELEASE) and launchers.GLUON_AVAILABLE

@@ -25,7 +25,6 @@ from flashio._interpreter_compat import ensure_interpreter_fixes
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
-from flashio.kernels import backward_gluon as backward_gluon_kernels
 from flashio.kernels import backward_tma as backward_tma_kernels
 from flashio.kernels import backward_ws as backward_ws_kernels
 from flashio.kernels import forward as forward_kernels
@@ -33,6 +32,16 @@ from flashio.kernels import forward_tma as forward_tma_kernels
 from flashio.kernels import forward_ws as forward_ws_kernels
 
 LAYOUTS = ("bhnd", "bnhd", "thd")
+
+# The fused backward is written in Gluon, an experimental dialect whose API changes between Triton releases:
+# it runs only with the release it was written and checked for (pyproject allows older Tritons, which have
+# no Gluon or a different one; they keep the Triton kernels).
+GLUON_TRITON_RELEASE = "3.6."
+try:
+    from flashio.kernels import backward_gluon as backward_gluon_kernels
+except ImportError:  # a Triton without this Gluon
+    backward_gluon_kernels = None
+GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.startswith(GLUON_TRITON_RELEASE)
 
 
 def interpreter_enabled() -> bool:
@@ -287,8 +296,8 @@ def fused_backward_eligible(problem: Problem, dtype: torch.dtype, capability: tu
     Hopper (sm_90: its warpgroup MMAs exist nowhere else), 16-bit inputs the tensor-descriptor kernels take
     (``descriptors_ok``: no dropout or block mask, power-of-two head dim, aligned strides), a head dim it has
     candidates for, fixed lengths, unit LSE row stride, and no request for bitwise-deterministic gradients
-    (its dQ is summed by reduce-adds in arrival order)."""
-    return (capability == (9, 0) and descriptors_ok and not varlen and not deterministic
+    (its dQ is summed by reduce-adds in arrival order); and the Triton release its Gluon was written for."""
+    return (GLUON_AVAILABLE and capability == (9, 0) and descriptors_ok and not varlen and not deterministic
             and dtype in (torch.float16, torch.bfloat16) and lse_row_stride == 1
             and problem.block_d in configs.BACKWARD_FUSED_CANDIDATES)
 

@@ -32,11 +32,10 @@ from typing import Optional
 import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
-from triton.experimental.gluon._runtime import GluonASTSource
 
+from flashio import launchers
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
-from flashio.kernels import backward_gluon as backward_gluon_kernels
 from flashio.kernels import forward as forward_kernels
 from flashio.kernels import backward_ws as backward_ws_kernels
 from flashio.kernels import forward_tma as forward_tma_kernels
@@ -97,7 +96,11 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
                 if fact == "divisible":
                     attrs[(index,)] = [["tt.divisibility", 16]]
     # A Gluon kernel (explicit layouts) is built by Gluon's front end; the rest of the pipeline is shared.
-    source_type = GluonASTSource if getattr(kernel, "is_gluon", lambda: False)() else ASTSource
+    source_type = ASTSource
+    if getattr(kernel, "is_gluon", lambda: False)():
+        from triton.experimental.gluon._runtime import GluonASTSource
+
+        source_type = GluonASTSource
     source = source_type(fn=kernel, signature=signature,
                          constexprs={(params.index(k),): v for k, v in constexprs.items()}, attrs=attrs)
     return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=config.launch_options())
@@ -171,12 +174,14 @@ def surveyed():
                       (128, TileConfig(128, 64, 4, 2, "ws"))):
         rows.append((f"backward dQ ws d={d}", backward_ws_kernels.attention_backward_dq_ws_kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
-    # The fused five-product backward (Gluon, v0.8): the tuned d=64 tiles and the d=128 one forced only.
-    for d, config in ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
-                      (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
-                      (64, TileConfig(64, 128, 8, 2, "gluon")),
-                      (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2))):
-        rows.append((f"backward fused gluon d={d}", backward_gluon_kernels.attention_backward_fused_kernel,
+    # The fused five-product backward (Gluon, v0.8): the tuned d=64 tiles and the d=128 one forced only
+    # (surveyed with the Triton release its Gluon was written for).
+    gluon_tiles = ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
+                   (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
+                   (64, TileConfig(64, 128, 8, 2, "gluon")),
+                   (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2)))
+    for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
+        rows.append((f"backward fused gluon d={d}", launchers.backward_gluon_kernels.attention_backward_fused_kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
                           DQ_BUFFERS=config.dq_buffers), config))
