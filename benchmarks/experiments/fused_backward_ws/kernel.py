@@ -20,7 +20,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import _head_descriptor, async_reduce_add_shared_to_global
+from flashio.kernels.backward_gluon import (_head_descriptor, _probabilities_and_score_gradients, _store_key_gradients,
+                                           async_reduce_add_shared_to_global)
 
 
 @gluon.jit
@@ -85,7 +86,6 @@ def _mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
                    NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr,
                    DQ_BUFFERS: gl.constexpr):
     LOG2E: gl.constexpr = 1.4426950408889634
-    dtype: gl.constexpr = k_smem.dtype
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -116,20 +116,9 @@ def _mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            s_t = warpgroup_mma(k_smem, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-            dp_t = warpgroup_mma(v_smem, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-            query_rows = start_m + query_cols
-            row_in = query_rows < seqlen_q
-            lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
-            lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E
-            delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
-            s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
-            p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
-            if IS_CAUSAL:
-                p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
-            dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
-            ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
-            p_lo = p_t.to(dtype)
+            p_lo, ds_lo = _probabilities_and_score_gradients(
+                k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                seqlen_q, first_row, qk_scale, IS_CAUSAL)
             # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
             # end of the previous iteration.
             ds_smem.store(ds_lo)
@@ -225,12 +214,5 @@ def attention_backward_fused_ws_kernel(
                        kv_group_size, dq_smem, dq_ready, dq_empty, BLOCK_M, HEAD_DIM, DQ_BUFFERS)),
     ], [1, 1], [LOADER_REGS, REDUCER_REGS])
 
-    out_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
-    out_cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
-    key_in = (out_rows < seqlen_k)[:, None]
-    dk_ptrs = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh + \
-        out_rows[:, None] * stride_dkn + out_cols[None, :]
-    dv_ptrs = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh + \
-        out_rows[:, None] * stride_dvn + out_cols[None, :]
-    gl.store(dk_ptrs, (dk * softmax_scale).to(dtype), mask=key_in)
-    gl.store(dv_ptrs, dv.to(dtype), mask=key_in)
+    _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                         batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM, kv_layout)

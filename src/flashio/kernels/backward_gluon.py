@@ -57,6 +57,47 @@ def _head_descriptor(base, batch, head, stride_b, stride_h, stride_row, seqlen,
 
 
 @gluon.jit
+def _probabilities_and_score_gradients(k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm,
+                                       start_m, query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL: gl.constexpr):
+    """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
+    the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
+    out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers)."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    dtype: gl.constexpr = k_smem.dtype
+    s_t = warpgroup_mma(k_smem, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    dp_t = warpgroup_mma(v_smem, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    query_rows = start_m + query_cols
+    row_in = query_rows < seqlen_q
+    lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
+    lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
+    delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
+    s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
+    p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
+    if IS_CAUSAL:
+        p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
+    dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
+    ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
+    return p_t.to(dtype), ds_lo
+
+
+@gluon.jit
+def _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                         batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
+                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
+    """dK_j = tau * dk and dV_j = dv, in the input precision; key rows past ``seqlen_k`` are not written."""
+    dtype: gl.constexpr = DK.dtype.element_ty
+    out_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
+    out_cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
+    key_in = (out_rows < seqlen_k)[:, None]
+    dk_ptrs = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh + \
+        out_rows[:, None] * stride_dkn + out_cols[None, :]
+    dv_ptrs = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh + \
+        out_rows[:, None] * stride_dvn + out_cols[None, :]
+    gl.store(dk_ptrs, (dk * softmax_scale).to(dtype), mask=key_in)
+    gl.store(dv_ptrs, dv.to(dtype), mask=key_in)
+
+
+@gluon.jit
 def attention_backward_fused_kernel(
     Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
     stride_qb, stride_qh, stride_qm,
@@ -121,11 +162,10 @@ def attention_backward_fused_kernel(
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
     key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
+    first_row = key_rows - causal_shift  # causal: query i sees key j iff i >= j - shift
     if IS_CAUSAL:
-        first_row = key_rows - causal_shift  # query i sees key j iff i >= j - shift
         lo = gl.maximum(start_n - causal_shift, 0) // BLOCK_M * BLOCK_M
     else:
-        first_row = key_rows * 0
         lo = 0
     num_blocks = gl.cdiv(seqlen_q - lo, BLOCK_M)
     query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
@@ -162,23 +202,9 @@ def attention_backward_fused_kernel(
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            s_t = warpgroup_mma(k_smem, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-            dp_t = warpgroup_mma(v_smem, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-
-            query_rows = start_m + query_cols
-            row_in = query_rows < seqlen_q
-            lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
-            lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
-            delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
-
-            s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
-            p_t = gl.exp2(s_t * qk_scale - lse2[None, :])  # while dP^T is on the tensor cores
-            if IS_CAUSAL:
-                p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
-            dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
-            # dS^T before any dK/dV product is issued: P^T and dP^T in float32 die here (registers).
-            ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
-            p_lo = p_t.to(dtype)
+            p_lo, ds_lo = _probabilities_and_score_gradients(
+                k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                seqlen_q, first_row, qk_scale, IS_CAUSAL)
 
             # Request the block NUM_STAGES - 1 ahead, into the buffers of the previous block (all warps
             # finished it: the barrier at the end of the previous iteration).
@@ -220,12 +246,5 @@ def attention_backward_fused_kernel(
         mbarrier.invalidate(ready.index(ring_index))
     mbarrier.invalidate(kv_ready)
 
-    out_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
-    out_cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
-    key_in = (out_rows < seqlen_k)[:, None]
-    dk_ptrs = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh + \
-        out_rows[:, None] * stride_dkn + out_cols[None, :]
-    dv_ptrs = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh + \
-        out_rows[:, None] * stride_dvn + out_cols[None, :]
-    gl.store(dk_ptrs, (dk * softmax_scale).to(dtype), mask=key_in)
-    gl.store(dv_ptrs, dv.to(dtype), mask=key_in)
+    _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                         batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM, kv_layout)
