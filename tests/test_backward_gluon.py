@@ -68,11 +68,12 @@ def test_every_fused_candidate_is_a_gluon_tile_of_its_own_bucket():
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 def test_forcing_the_fused_backward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal):
     launched = record_grids(monkeypatch, backward_gluon, "attention_backward_fused_kernel")
+    launched_specialised = record_grids(monkeypatch, backward_gluon, "attention_backward_fused_ws_kernel")
     monkeypatch.setenv("FLASHIO_BACKWARD_PATH", "gluon")
     torch.manual_seed(3)
     q, k, v = random_qkv(2, 2, 2, 45, 70, 64, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
-    assert launched == []
+    assert launched == [] and launched_specialised == []
 
 
 def test_fused_backward_needs_the_triton_release_its_gluon_was_written_for(monkeypatch):

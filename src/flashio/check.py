@@ -203,7 +203,7 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon)": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {}),
         "backward: fused five-product (Gluon), other tiles": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
             "BACKWARD_FUSED_CANDIDATES": {64: (TileConfig(64, 128, 8, 2, "gluon"),),
-                                          128: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=2, dq_buffers=1),)}}),
+                                          128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),)}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -40,7 +40,8 @@ class TileConfig:
     d=256); ``persistent`` (warp-specialised forward and dK/dV kernels): one program per multiprocessor
     looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
     backward): the dQ_i product in that many column chunks (fewer live registers), and that many float32
-    dQ tiles in shared memory (a reduce-add may still be reading one while the next is written).
+    dQ tiles in shared memory (a reduce-add may still be reading one while the next is written);
+    ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps.
     """
 
     block_m: int
@@ -53,6 +54,7 @@ class TileConfig:
     persistent: bool = False
     dq_chunks: int = 1
     dq_buffers: int = 2
+    warp_specialised: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -115,18 +117,21 @@ ATOMIC_DQ_TUNED_BUCKETS = (128,)
 # FLASHIO_BACKWARD_PATH=ws). The dQ kernel has no d=256 candidate (shared memory).
 WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backward_dq": (128,)}
 # The fused five-product backward (kernels/backward_gluon.py, Gluon, sm_90 only): dK, dV and the dQ
-# contributions in one kernel, dQ reduce-added in bulk by TMA. num_warps 4 = one warpgroup per 64 keys;
-# with 64x64 tiles at d=64 two programs share a multiprocessor (their exponentials and matrix products
-# overlap). On the H200 (v0.8, bf16): d=64 64x64 against the tuned two-kernel backward in the same
-# process +8% at N=16k (392 vs 363 TFLOP/s), +13% causal 4k, +8% causal 16k, -2% at N=1k, but level
-# through the bench (374 vs 377 at 16k, 368 vs 354 at 4k); 64x128 with 8 warps 3-11% below 64x64. At
-# d=128 it spills (64 B per thread) and ran 350 TFLOP/s against 447-458 for the two-kernel scheme (one
-# program per multiprocessor, phases not overlapped), so there it runs only when forced
-# (FLASHIO_BACKWARD_PATH=gluon); none at d=256 (accumulators and tiles do not fit).
-FUSED_TUNED_BUCKETS = (64,)
+# contributions in one kernel, dQ reduce-added in bulk by TMA. num_warps = the MMA warps, 16 key rows each.
+# d=64: 64x64 tiles with 4 warps (two programs share a multiprocessor, so their exponentials and matrix
+# products overlap) or the warp-specialised form with 64x128 tiles; on the H200 (v0.9 probe, bf16, same
+# process) 64x64: 388 TFLOP/s at N=16k, 300 at 1k, the specialised 64x128: 397 and 281, so both compete.
+# d=128: the warp-specialised form (a loader warp and a dQ reduce-add warp beside 8 MMA warps, dQ in one
+# product, two dQ buffers): 487 TFLOP/s at N=16k and 513 causal 16k, against 475 / 467 for the
+# non-specialised 64x128 tile and 447-458 for the two-kernel scheme (v0.7). None at d=256 (accumulators and
+# tiles do not fit). v0.9 also measured a form that queues the next block's S^T and dP^T behind dK (P^T and
+# dS^T from shared memory): 18-25% slower (the S^T/dP^T products read both operands from shared memory at
+# 64 query columns, which already fills its bandwidth), not kept.
+FUSED_TUNED_BUCKETS = (64, 128)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1), TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
-    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),),
+    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1), TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
+         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True)),
+    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True),),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the

@@ -42,6 +42,9 @@ try:
 except ImportError:  # a Triton without this Gluon
     backward_gluon_kernels = None
 GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.startswith(GLUON_TRITON_RELEASE)
+# Registers per thread of the warp-specialised fused backward's one-warp TMA loader and dQ reducer (they hold
+# a few indices and barrier phases); the MMA warps get the rest of the register file (setmaxnreg).
+FUSED_WORKER_REGISTERS = 24
 
 
 def interpreter_enabled() -> bool:
@@ -488,7 +491,12 @@ def attention_backward(
             dq_accumulator.zero_()
             _ensure_tma_allocator()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
-            backward_gluon_kernels.attention_backward_fused_kernel[grid](
+            if config.warp_specialised:
+                kernel = backward_gluon_kernels.attention_backward_fused_ws_kernel
+                worker_registers = dict(LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
+            else:
+                kernel, worker_registers = backward_gluon_kernels.attention_backward_fused_kernel, {}
+            kernel[grid](
                 q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
@@ -496,7 +504,7 @@ def attention_backward(
                 problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
                 NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                DQ_BUFFERS=config.dq_buffers, num_warps=config.num_warps,
+                DQ_BUFFERS=config.dq_buffers, num_warps=config.num_warps, **worker_registers,
             )
 
         if forced == "gluon":

@@ -17,5 +17,9 @@ def test_fused_backward_tiles_name_their_dq_chunks_and_buffers():
     assert describe_choice(TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)) == "gluon 64x64 w4 s2 dq1x1"
 
 
+def test_warp_specialised_fused_backward_tiles_say_so():
+    assert describe_choice(TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)) == "gluon 64x128 w8 s2 dq1x2 ws"
+
+
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"

@@ -1,10 +1,14 @@
-"""GPU probe for the warp-specialised fused backward (kernel.py here, not yet run on a GPU): its gradients
-against flashio's two-kernel backward (analytic default tiles, FLASHIO_AUTOTUNE=0: nothing is timed, so the
-probe spends its device time on the kernels compared), then TFLOP/s of the library's fused kernel and of
-this one, in one process, bf16, batch*N = 16k tokens, hidden 2048 (the tuned backward's rates for the same
-points are in benchmarks/PERFORMANCE.md). A hang means a barrier protocol error: run it under ``timeout``.
+"""GPU probe for the warp-specialised forms of the fused backward (``attention_backward_fused_ws_kernel`` in
+src/flashio/kernels/backward_gluon.py; this folder's kernel.py moved there unchanged once it had run): their
+gradients against flashio's two-kernel backward (analytic default tiles, FLASHIO_AUTOTUNE=0: nothing is
+tuned, so the probe spends its device time on the kernels compared), including query-head groups and
+unequal lengths, then TFLOP/s of the library's non-specialised fused kernel and of each specialised form,
+in one process, bf16, batch*N = 16k tokens, hidden 2048. A hang means a barrier protocol error: run it
+under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_ws/probe.py
+
+Tile tuples: (block_m, block_n, warps, stages, dq_chunks, dq_buffers, pipelined).
 """
 
 import os
@@ -13,46 +17,61 @@ import sys
 import torch
 import triton
 
-sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-import kernel  # noqa: E402
 from fused_backward_probe import fused_backward  # noqa: E402  (benchmarks/fused_backward_probe.py)
 from flashio import launchers  # noqa: E402
+from flashio.kernels import backward_gluon  # noqa: E402
 
-# (block_m, block_n, warps, stages, dq_chunks, dq_buffers): the MMA warps' tiles; the loader and the
-# reducer are one warp each.
-TILES = {64: [(64, 128, 8, 2, 1, 2)], 128: [(64, 128, 8, 2, 2, 2), (64, 128, 8, 2, 1, 2)]}
+PLAIN = {64: (64, 64, 4, 2, 1, 1), 128: (64, 128, 8, 2, 2, 2)}
+SPECIALISED = {64: [(64, 128, 8, 2, 1, 2, False), (64, 128, 8, 2, 1, 2, True), (64, 128, 8, 3, 1, 1, True)],
+               128: [(64, 128, 8, 2, 1, 2, False), (64, 128, 8, 2, 1, 2, True), (64, 128, 8, 3, 1, 1, True)]}
 
 
-def fused_ws_backward(q, k, v, do, lse, delta, scale, causal, tiles):
-    return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles,
-                          kernel.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24)
+def specialised(q, k, v, do, lse, delta, scale, causal, tiles):
+    return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6],
+                          backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24,
+                          PIPELINED=tiles[6])
+
+
+def inputs(batch, heads, kv_heads, n_q, n_k, d, causal):
+    q, do = (torch.randn(batch, heads, n_q, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    k, v = (torch.randn(batch, kv_heads, n_k, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    scale = d ** -0.5
+    out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
+                                           dropout_p=0.0, seed=0)
+    delta = (do.float() * out.float()).sum(-1)
+    reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
+                                             causal=causal, dropout_p=0.0, seed=0, deterministic=True)
+    return (q, k, v, do, lse, delta, scale, causal), reference
+
+
+def max_diff(result, reference):
+    return max(float((a.float() - r.float()).abs().max()) for a, r in zip(result, reference))
 
 
 def main():
     torch.manual_seed(0)
     os.environ["FLASHIO_AUTOTUNE"] = "0"
-    print("| d | causal | N | library fused | warp-specialised fused (max diff to the two-kernel backward) |")
-    print("|---|---|---|---|---|---|")
+    print("correctness (max |difference| to the two-kernel backward; its own rounding is ~1e-3..4e-3)")
     for d in (128, 64):
-        for causal, n in ((False, 1024), (False, 16384), (True, 4096), (True, 16384)):
+        for batch, heads, kv_heads, n_q, n_k, causal in ((2, 8, 2, 1000, 1500, True), (2, 8, 2, 1500, 1000, True),
+                                                         (1, 4, 4, 777, 1029, False)):
+            args, reference = inputs(batch, heads, kv_heads, n_q, n_k, d, causal)
+            cells = [f"{tiles}: {max_diff(specialised(*args, tiles), reference):.4f}" for tiles in SPECIALISED[d]]
+            print(f"  d={d} {heads}/{kv_heads} heads {n_q}x{n_k} causal={causal}: " + "; ".join(cells), flush=True)
+    print("| d | causal | N | plain fused " + "".join(f"| {t} " for t in SPECIALISED[128]) + "|")
+    print("|---|---|---|---|---|---|---|")
+    for d in (128, 64):
+        for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 4096), (True, 16384)):
             batch, heads = 16384 // n, 2048 // d
-            q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
-            scale = d ** -0.5
-            out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
-                                                   dropout_p=0.0, seed=0)
-            delta = (do.float() * out.float()).sum(-1)
+            args, reference = inputs(batch, heads, heads, n, n, d, causal)
             flops = 2.5 * 4 * batch * heads * n * n * d / (2 if causal else 1)
             rate = lambda fn: flops / triton.testing.do_bench(fn, warmup=5, rep=40, return_mode="median") / 1e9
-            reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
-                                                     causal=causal, dropout_p=0.0, seed=0, deterministic=True)
-            library_tiles = (64, 64, 4, 2, 1, 1) if d == 64 else (64, 128, 8, 2, 2, 2)
-            cells = [f"{rate(lambda: fused_backward(q, k, v, do, lse, delta, scale, causal, library_tiles)):.0f}"]
-            for tiles in TILES[d]:
-                run = lambda: fused_ws_backward(q, k, v, do, lse, delta, scale, causal, tiles)
-                err = max(float((a.float() - r.float()).abs().max()) for a, r in zip(run(), reference))
-                cells.append(f"{tiles}: {rate(run):.0f} ({err:.4f})")
+            cells = [f"{rate(lambda: fused_backward(*args, PLAIN[d])):.0f}"]
+            for tiles in SPECIALISED[d]:
+                run = lambda: specialised(*args, tiles)
+                cells.append(f"{rate(run):.0f} ({max_diff(run(), reference):.4f})")
             print(f"| {d} | {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
 
 

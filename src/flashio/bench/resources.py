@@ -174,17 +174,27 @@ def surveyed():
                       (128, TileConfig(128, 64, 4, 2, "ws"))):
         rows.append((f"backward dQ ws d={d}", backward_ws_kernels.attention_backward_dq_ws_kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
-    # The fused five-product backward (Gluon, v0.8): the tuned d=64 tiles and the d=128 one forced only
-    # (surveyed with the Triton release its Gluon was written for).
+    # The fused five-product backward (Gluon): the tuned tiles and the forced-only ones ("other tiles" in
+    # flashio.check), non-specialised (v0.8) and warp-specialised (v0.9: a loader warp and a dQ warp beside
+    # the MMA warps); surveyed with the Triton release its Gluon was written for.
     gluon_tiles = ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
                    (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
                    (64, TileConfig(64, 128, 8, 2, "gluon")),
-                   (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2)))
+                   (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)),
+                   (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2)),
+                   (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
-        rows.append((f"backward fused gluon d={d}", launchers.backward_gluon_kernels.attention_backward_fused_kernel,
-                     dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
-                          NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                          DQ_BUFFERS=config.dq_buffers), config))
+        constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
+                         NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
+                         DQ_BUFFERS=config.dq_buffers)
+        if config.warp_specialised:
+            rows.append((f"backward fused gluon ws d={d}",
+                         launchers.backward_gluon_kernels.attention_backward_fused_ws_kernel,
+                         dict(constants, LOADER_REGS=launchers.FUSED_WORKER_REGISTERS,
+                              REDUCER_REGS=launchers.FUSED_WORKER_REGISTERS), config))
+        else:
+            rows.append((f"backward fused gluon d={d}",
+                         launchers.backward_gluon_kernels.attention_backward_fused_kernel, constants, config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):
