@@ -165,6 +165,9 @@ CORRECTNESS_CASES = [
     # Grouped heads, lengths off the tile grid, fp16, on the kernels that take them on Hopper (the fused
     # backward loops over a KV head's query heads).
     CorrectnessCase("d64 GQA 8/2 1000x1500 causal fp16", 2, 8, 2, 1000, 1500, 64, causal=True, dtype=torch.float16),
+    # One query block per head: the warp-specialised fused backward's loader rewrites a head's descriptors
+    # right after issuing its only load (the v0.9 race: wrong rows until it waited for the loads to land).
+    CorrectnessCase("d128 GQA 8/2 60x1000 causal", 2, 8, 2, 60, 1000, 128, causal=True),
 ]
 
 
@@ -173,7 +176,8 @@ CORRECTNESS_CASES = [
 # of them whatever the tuner would choose on this GPU.
 PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
-    "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16")]
+    "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
+    "d128 GQA 8/2 60x1000 causal")]
 
 
 def forced_paths() -> dict:

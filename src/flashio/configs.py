@@ -120,7 +120,8 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # contributions in one kernel, dQ reduce-added in bulk by TMA. num_warps = the MMA warps, 16 key rows each.
 # d=64: 64x64 tiles with 4 warps (two programs share a multiprocessor, so their exponentials and matrix
 # products overlap) or the warp-specialised form with 64x128 tiles; on the H200 (v0.9 probe, bf16, same
-# process) 64x64: 388 TFLOP/s at N=16k, 300 at 1k, the specialised 64x128: 397 and 281, so both compete.
+# process) 64x64: 392 TFLOP/s at N=16k, 300 at 1k, the specialised 64x128: 395-397 and 280-281, so both
+# compete.
 # d=128: the warp-specialised form (a loader warp and a dQ reduce-add warp beside 8 MMA warps, dQ in one
 # product, two dQ buffers): 487 TFLOP/s at N=16k and 513 causal 16k, against 475 / 467 for the
 # non-specialised 64x128 tile and 447-458 for the two-kernel scheme (v0.7). None at d=256 (accumulators and

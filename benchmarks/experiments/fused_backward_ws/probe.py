@@ -8,7 +8,7 @@ under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_ws/probe.py
 
-Tile tuples: (block_m, block_n, warps, stages, dq_chunks, dq_buffers, pipelined).
+Tile tuples: (block_m, block_n, warps, stages, dq_chunks, dq_buffers, warp-specialised).
 """
 
 import os
@@ -24,14 +24,19 @@ from flashio import launchers  # noqa: E402
 from flashio.kernels import backward_gluon  # noqa: E402
 
 PLAIN = {64: (64, 64, 4, 2, 1, 1), 128: (64, 128, 8, 2, 2, 2)}
-SPECIALISED = {64: [(64, 128, 8, 2, 1, 2, False), (64, 128, 8, 2, 1, 2, True), (64, 128, 8, 3, 1, 1, True)],
-               128: [(64, 128, 8, 2, 1, 2, False), (64, 128, 8, 2, 1, 2, True), (64, 128, 8, 3, 1, 1, True)]}
+# v0.9 run 1: the third field of each tuple was a "pipelined" switch (next block's S^T/dP^T queued behind dK),
+# since removed; run 2 (PROBE_D=64): 128-query tiles at d=64 (True = warp-specialised, False = not).
+SPECIALISED = {64: [(64, 128, 8, 2, 1, 2, True), (128, 128, 8, 2, 1, 2, True), (128, 128, 8, 2, 1, 1, True),
+                    (128, 128, 8, 2, 1, 1, False)],
+               128: [(64, 128, 8, 2, 1, 2, True)]}
+DIMS = [int(os.environ["PROBE_D"])] if "PROBE_D" in os.environ else [128, 64]
 
 
 def specialised(q, k, v, do, lse, delta, scale, causal, tiles):
+    if not tiles[6]:
+        return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6])
     return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6],
-                          backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24,
-                          PIPELINED=tiles[6])
+                          backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24)
 
 
 def inputs(batch, heads, kv_heads, n_q, n_k, d, causal):
@@ -54,15 +59,15 @@ def main():
     torch.manual_seed(0)
     os.environ["FLASHIO_AUTOTUNE"] = "0"
     print("correctness (max |difference| to the two-kernel backward; its own rounding is ~1e-3..4e-3)")
-    for d in (128, 64):
+    for d in DIMS:
         for batch, heads, kv_heads, n_q, n_k, causal in ((2, 8, 2, 1000, 1500, True), (2, 8, 2, 1500, 1000, True),
                                                          (1, 4, 4, 777, 1029, False)):
             args, reference = inputs(batch, heads, kv_heads, n_q, n_k, d, causal)
             cells = [f"{tiles}: {max_diff(specialised(*args, tiles), reference):.4f}" for tiles in SPECIALISED[d]]
-            print(f"  d={d} {heads}/{kv_heads} heads {n_q}x{n_k} causal={causal}: " + "; ".join(cells), flush=True)
-    print("| d | causal | N | plain fused " + "".join(f"| {t} " for t in SPECIALISED[128]) + "|")
-    print("|---|---|---|---|---|---|---|")
-    for d in (128, 64):
+            print(f"- d={d} {heads}/{kv_heads} heads {n_q}x{n_k} causal={causal}: " + "; ".join(cells), flush=True)
+    print("| d | causal | N | plain fused | the tiles of SPECIALISED[d], in order |")
+    print("|---|---|---|---|---|")
+    for d in DIMS:
         for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 4096), (True, 16384)):
             batch, heads = 16384 // n, 2048 // d
             args, reference = inputs(batch, heads, heads, n, n, d, causal)

@@ -1,0 +1,57 @@
+"""Where flashio's host (Python) time goes in one forward+backward at a short causal point (d=128, N=1k,
+batch 16 x 16 heads), measured on the GPU machine: each piece is called alone in a loop of queued launches
+(no synchronisation inside the loop; ``host_overhead.host_ms``), so the numbers are host microseconds per
+call, not GPU time.
+
+    PYTHONPATH=src python3 benchmarks/host_breakdown.py
+
+Not part of the test suite (needs a CUDA GPU).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import flashio  # noqa: E402
+from flashio import launchers  # noqa: E402
+from host_overhead import host_ms  # noqa: E402
+
+
+def main() -> int:
+    for dtype in (torch.float16, torch.bfloat16):
+        n, d, causal = 1024, 128, True
+        batch, heads = 16384 // n, 2048 // d
+        q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=dtype, requires_grad=True)
+                   for _ in range(3))
+        dout = torch.randn_like(q)
+        scale = d ** -0.5
+        out, lse = launchers.attention_forward(q.detach(), k.detach(), v.detach(), layout="bhnd",
+                                               softmax_scale=scale, causal=causal, dropout_p=0.0, seed=0)
+        qd, kd, vd = q.detach(), k.detach(), v.detach()
+        pieces = {
+            "forward+backward (autograd)": lambda: flashio.attention(q, k, v, is_causal=causal).backward(dout),
+            "forward (autograd, no grad kept)": lambda: flashio.attention(q, k, v, is_causal=causal),
+            "launchers.attention_forward": lambda: launchers.attention_forward(
+                qd, kd, vd, layout="bhnd", softmax_scale=scale, causal=causal, dropout_p=0.0, seed=0),
+            "launchers.attention_backward": lambda: launchers.attention_backward(
+                dout, qd, kd, vd, out, lse, layout="bhnd", softmax_scale=scale, causal=causal, dropout_p=0.0,
+                seed=0),
+            "3 x empty_like + zeros(fp32) + copy_": lambda: (torch.empty_like(qd), torch.empty_like(kd),
+                                                             torch.empty_like(vd),
+                                                             torch.zeros(qd.shape, device="cuda",
+                                                                         dtype=torch.float32).to(qd.dtype)),
+            "q.grad accumulation (3 in-place adds)": lambda: (qd.add_(0.0), kd.add_(0.0), vd.add_(0.0)),
+        }
+        for name, fn in pieces.items():
+            print(f"{str(dtype)[6:]:8s} {name:40s} host {host_ms(fn) * 1e3:6.0f} us/call", flush=True)
+        q.grad = k.grad = v.grad = None
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
