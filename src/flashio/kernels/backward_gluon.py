@@ -85,6 +85,18 @@ def _probabilities_and_score_gradients(k_smem, v_smem, q_buf, do_buf, zero_s, ls
 
 
 @gluon.jit
+def _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M: gl.constexpr, IS_CAUSAL: gl.constexpr):
+    """(first query row, number of BLOCK_M-row query blocks) that see keys start_n.. : all queries, or for
+    causal attention (bottom-right aligned: query i sees key j iff i >= j - (seqlen_k - seqlen_q)) those
+    from the first block holding a row that sees key start_n."""
+    if IS_CAUSAL:
+        lo = gl.maximum(start_n - (seqlen_k - seqlen_q), 0) // BLOCK_M * BLOCK_M
+    else:
+        lo = start_n * 0
+    return lo, gl.maximum(gl.cdiv(seqlen_q - lo, BLOCK_M), 0)
+
+
+@gluon.jit
 def _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
                          BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
@@ -167,11 +179,7 @@ def attention_backward_fused_kernel(
     causal_shift = seqlen_k - seqlen_q
     key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
     first_row = key_rows - causal_shift  # causal: query i sees key j iff i >= j - shift
-    if IS_CAUSAL:
-        lo = gl.maximum(start_n - causal_shift, 0) // BLOCK_M * BLOCK_M
-    else:
-        lo = 0
-    num_blocks = gl.cdiv(seqlen_q - lo, BLOCK_M)
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
     query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
 
     dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
@@ -431,12 +439,7 @@ def attention_backward_fused_ws_kernel(
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
-    causal_shift = seqlen_k - seqlen_q
-    if IS_CAUSAL:
-        lo = gl.maximum(start_n - causal_shift, 0) // BLOCK_M * BLOCK_M
-    else:
-        lo = start_n * 0
-    num_blocks = gl.maximum(gl.cdiv(seqlen_q - lo, BLOCK_M), 0)
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
 
     k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
