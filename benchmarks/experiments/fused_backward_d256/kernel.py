@@ -1,0 +1,363 @@
+"""A fused five-product backward for d=256 in Gluon, with the roles split between two MMA warpgroups
+(v0.9 experiment: compiled for sm_90a on the CPU, **not yet run on a GPU**).
+
+Why a different structure at d=256: one warpgroup cannot hold both float32 accumulators of a 64-key block
+(dK and dV, 64 x 256 each, are 128 registers per thread apiece), and shared memory cannot hold K, V, a
+two-slot Q/dO ring and a float32 dQ tile (64 + 128 + 64 KB). So, per key block K_j, V_j (64 keys) and
+query block i (64 queries):
+
+- warpgroup A (the default partition): S^T = K_j Q_i^T, P^T = exp2(qk_scale S^T - lse2_i) (causal mask
+  here), P^T -> shared memory for B, dV_j += P^T dO_i (P^T in registers as the A operand), then its half of
+  the dQ_i column chunks;
+- warpgroup B: dP^T = V_j dO_i^T, reads P^T, dS^T = P^T o (dP^T - D_i) -> shared memory, dK_j += dS^T Q_i
+  (dS^T in registers), then the other half of the dQ_i chunks;
+- dQ_i = tau dS_ij K_j in DQ_COLS-column chunks, each written to one of DQ_BUFFERS float32 tiles of its
+  warpgroup and reduce-added into the float32 accumulator by that warpgroup's reducer warp (TMA bulk
+  reduce-add);
+- a loader warp: K_j, V_j once, then Q_i into a ring of Q_STAGES slots and dO_i into a ring of DO_STAGES
+  slots (separate rings, so that with one dO slot the next dO_i is requested once dV_i and dP^T_i are done).
+
+Shared memory at the default (Q_STAGES=2, DO_STAGES=1, DQ_COLS=32, DQ_BUFFERS=2): K, V 64 KB, Q 64 KB,
+dO 32 KB, P^T and dS^T 16 KB, dQ 2 x 2 x 8 KB = 32 KB: 208 KB. Registers: A holds dV (128), S^T (32), P^T
+(16), a dQ chunk (16); B holds dK (128), dP^T (32), P^T and dS^T (32), a dQ chunk (16).
+
+Synchronisation (mbarriers; an arrive of a multi-warp partition is one thread's, after a partition
+barrier): q_ready/q_empty and do_ready/do_empty (the empties count 2: A and B both read each Q_i and dO_i),
+p_ready/p_empty (A -> B, P^T), ds_ready/ds_free (B -> A, dS^T; ds_free counts 2: both finished their dQ
+chunks, which read it), dq_ready/dq_empty per warpgroup and buffer. A producer waits on a fresh "empty"
+barrier with the opposite parity, so its first wait passes. Same arguments and grid as
+``attention_backward_fused_kernel`` (src/flashio/kernels/backward_gluon.py), HEAD_DIM = 256.
+"""
+
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
+                                                              warpgroup_mma_wait)
+
+from flashio.kernels.backward_gluon import _head_descriptor, _query_blocks, async_reduce_add_shared_to_global
+
+
+@gluon.jit
+def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+            stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+            batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+            k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
+            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
+            DO_STAGES: gl.constexpr):
+    """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    TILE_BYTES: gl.constexpr = BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
+    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
+    tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
+    tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
+    it = 0
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        # A head's descriptors are rewritten in the previous head's scratch slot: let its loads land first.
+        for back in gl.static_range(1, Q_STAGES + 1):
+            previous = it - back
+            slot = gl.maximum(previous, 0)
+            mbarrier.wait(q_ready.index(slot % Q_STAGES), (slot // Q_STAGES) & 1, pred=previous >= 0)
+        for back in gl.static_range(1, DO_STAGES + 1):
+            previous = it - back
+            slot = gl.maximum(previous, 0)
+            mbarrier.wait(do_ready.index(slot % DO_STAGES), (slot // DO_STAGES) & 1, pred=previous >= 0)
+        q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, BLOCK_M, HEAD_DIM,
+                                  q_tile_layout)
+        do_desc = _head_descriptor(DO, batch, head, stride_dob, stride_doh, stride_dom, seqlen_q, BLOCK_M,
+                                   HEAD_DIM, q_tile_layout)
+        for block in range(num_blocks):
+            row = lo + block * BLOCK_M
+            q_slot = it % Q_STAGES
+            mbarrier.wait(q_empty.index(q_slot), ((it // Q_STAGES) & 1) ^ 1)
+            mbarrier.expect(q_ready.index(q_slot), TILE_BYTES)
+            tma.async_copy_global_to_shared(q_desc, [row, 0], q_ready.index(q_slot), q_smem.index(q_slot))
+            do_slot = it % DO_STAGES
+            mbarrier.wait(do_empty.index(do_slot), ((it // DO_STAGES) & 1) ^ 1)
+            mbarrier.expect(do_ready.index(do_slot), TILE_BYTES)
+            tma.async_copy_global_to_shared(do_desc, [row, 0], do_ready.index(do_slot), do_smem.index(do_slot))
+            it += 1
+
+
+@gluon.jit
+def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q,
+                kv_group_size, dq_smem, dq_ready, dq_empty, FIRST_CHUNK: gl.constexpr,
+                BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """One warpgroup's dQ chunks (columns FIRST_CHUNK * DQ_COLS onwards, half of HEAD_DIM): one TMA bulk
+    reduce-add per ready tile, the tile handed back once the copy engine has read it."""
+    CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
+    dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
+    count = 0
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        dq_desc = _head_descriptor(DQ_ACC, batch, head, stride_dqb, stride_dqh, stride_dqm, seqlen_q, BLOCK_M,
+                                   DQ_COLS, dq_tile_layout)
+        for block in range(num_blocks):
+            for chunk in gl.static_range(CHUNKS):
+                buf = count % DQ_BUFFERS
+                mbarrier.wait(dq_ready.index(buf), (count // DQ_BUFFERS) & 1)
+                async_reduce_add_shared_to_global(dq_desc, [lo + block * BLOCK_M, (FIRST_CHUNK + chunk) * DQ_COLS],
+                                                  dq_smem.index(buf))
+                tma.store_wait(0)
+                mbarrier.arrive(dq_empty.index(buf))
+                count += 1
+
+
+@gluon.jit
+def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, FIRST_CHUNK: gl.constexpr,
+               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """This warpgroup's half of dQ_i = tau dS K_j, DQ_COLS columns at a time, each into a free float32 tile
+    marked ready for the reducer; returns the updated chunk count."""
+    CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
+    dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, DQ_COLS, 16])
+    for chunk in gl.static_range(CHUNKS):
+        dq = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice((FIRST_CHUNK + chunk) * DQ_COLS, DQ_COLS, dim=1),
+                           gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
+        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+        buf = count % DQ_BUFFERS
+        mbarrier.wait(dq_empty.index(buf), ((count // DQ_BUFFERS) & 1) ^ 1)
+        dq_smem.index(buf).store(dq * softmax_scale)
+        fence_async_shared()
+        gl.thread_barrier()
+        mbarrier.arrive(dq_ready.index(buf))
+        count += 1
+    return count
+
+
+@gluon.jit
+def _store_rows(OUT, stride_b, stride_h, stride_n, batch, kv_head, start_n, seqlen_k, values,
+                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr):
+    """values (float32, [BLOCK_N, HEAD_DIM]) -> OUT rows start_n.. of (batch, kv_head), input precision;
+    rows past seqlen_k are not written."""
+    rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, layout))
+    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, layout))
+    ptrs = OUT + batch.to(gl.int64) * stride_b + kv_head.to(gl.int64) * stride_h + \
+        rows[:, None] * stride_n + cols[None, :]
+    gl.store(ptrs, values.to(OUT.dtype.element_ty), mask=(rows < seqlen_k)[:, None])
+
+
+@gluon.jit
+def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dvb, stride_dvh, stride_dvn,
+                             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                             softmax_scale,
+                             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+                             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+                             dq_ready, dq_empty,
+                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                             IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    dtype: gl.constexpr = k_smem.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_M, 16])
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
+    qk_scale = softmax_scale * LOG2E
+    first_row = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout)) - (seqlen_k - seqlen_q)
+    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
+    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    mbarrier.wait(kv_ready, 0)
+    it = 0
+    count = 0
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        lse_head = LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
+        for block in range(num_blocks):
+            q_slot = it % Q_STAGES
+            do_slot = it % DO_STAGES
+            mbarrier.wait(q_ready.index(q_slot), (it // Q_STAGES) & 1)
+            s_t = warpgroup_mma(k_smem, q_smem.index(q_slot).permute((1, 0)),
+                                gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout), use_acc=False, is_async=True)
+            query_rows = lo + block * BLOCK_M + query_cols
+            lse = gl.load(lse_head + query_rows * stride_lm, mask=query_rows < seqlen_q, other=float("inf"))
+            lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
+            s_t = warpgroup_mma_wait(num_outstanding=0, deps=[s_t])
+            gl.thread_barrier()
+            mbarrier.arrive(q_empty.index(q_slot))  # A's read of Q_i is done
+            p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
+            if IS_CAUSAL:
+                p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
+            p_lo = p_t.to(dtype)
+            mbarrier.wait(p_empty, (it & 1) ^ 1)  # B has read the previous block's P^T
+            p_smem.store(p_lo)
+            fence_async_shared()
+            gl.thread_barrier()
+            mbarrier.arrive(p_ready)
+            mbarrier.wait(do_ready.index(do_slot), (it // DO_STAGES) & 1)
+            dv = warpgroup_mma(gl.convert_layout(p_lo, lhs_layout), do_smem.index(do_slot), dv, is_async=True)
+            dv = warpgroup_mma_wait(num_outstanding=0, deps=[dv])
+            gl.thread_barrier()
+            mbarrier.arrive(do_empty.index(do_slot))  # A's read of dO_i is done
+            mbarrier.wait(ds_ready, it & 1)
+            count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, 0,
+                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+            mbarrier.arrive(ds_free)  # A's dQ products, readers of dS^T, are done (waited in _dq_chunks)
+            it += 1
+    _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
+                kv_layout)
+
+
+@gluon.jit
+def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
+                               batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                               softmax_scale,
+                               k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+                               kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready,
+                               ds_free, dq_ready, dq_empty,
+                               BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                               Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
+                               DQ_BUFFERS: gl.constexpr):
+    """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
+    dtype: gl.constexpr = k_smem.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_M, 16])
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
+    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
+    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    mbarrier.wait(kv_ready, 0)
+    it = 0
+    count = 0
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        delta_head = DELTA + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
+        for block in range(num_blocks):
+            q_slot = it % Q_STAGES
+            do_slot = it % DO_STAGES
+            mbarrier.wait(do_ready.index(do_slot), (it // DO_STAGES) & 1)
+            dp_t = warpgroup_mma(v_smem, do_smem.index(do_slot).permute((1, 0)),
+                                 gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout), use_acc=False, is_async=True)
+            query_rows = lo + block * BLOCK_M + query_cols
+            delta = gl.load(delta_head + query_rows * stride_lm, mask=query_rows < seqlen_q, other=0.0)
+            dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
+            gl.thread_barrier()
+            mbarrier.arrive(do_empty.index(do_slot))  # B's read of dO_i is done
+            mbarrier.wait(p_ready, it & 1)
+            p_t = p_smem.load(s_layout).to(gl.float32)
+            gl.thread_barrier()
+            mbarrier.arrive(p_empty)
+            ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
+            mbarrier.wait(ds_free, (it & 1) ^ 1)  # both warpgroups' dQ products of the previous block are done
+            ds_smem.store(ds_lo)
+            fence_async_shared()
+            gl.thread_barrier()
+            mbarrier.arrive(ds_ready)
+            mbarrier.wait(q_ready.index(q_slot), (it // Q_STAGES) & 1)
+            dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_smem.index(q_slot), dk, is_async=True)
+            dk = warpgroup_mma_wait(num_outstanding=0, deps=[dk])
+            gl.thread_barrier()
+            mbarrier.arrive(q_empty.index(q_slot))  # B's read of Q_i is done
+            count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale,
+                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+            mbarrier.arrive(ds_free)
+            it += 1
+    _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
+                BLOCK_N, HEAD_DIM, kv_layout)
+
+
+@gluon.jit
+def attention_backward_fused_d256_kernel(
+    Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_dob, stride_doh, stride_dom,
+    stride_lb, stride_lh, stride_lm,
+    stride_dkb, stride_dkh, stride_dkn,
+    stride_dvb, stride_dvh, stride_dvn,
+    stride_dqb, stride_dqh, stride_dqm,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+    BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+    Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
+):
+    """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
+    the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
+    with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    s_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
+    dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
+
+    start_n = gl.program_id(0) * BLOCK_N
+    kv_head = gl.program_id(1)
+    batch = gl.program_id(2)
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+
+    k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    q_smem = gl.allocate_shared_memory(dtype, [Q_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
+    do_smem = gl.allocate_shared_memory(dtype, [DO_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
+    p_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], s_tile_layout)
+    ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], s_tile_layout)
+    dq_smem_a = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
+    dq_smem_b = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
+    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [Q_STAGES, 1], mbarrier.MBarrierLayout())
+    q_empty = gl.allocate_shared_memory(gl.int64, [Q_STAGES, 1], mbarrier.MBarrierLayout())
+    do_ready = gl.allocate_shared_memory(gl.int64, [DO_STAGES, 1], mbarrier.MBarrierLayout())
+    do_empty = gl.allocate_shared_memory(gl.int64, [DO_STAGES, 1], mbarrier.MBarrierLayout())
+    p_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    p_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ds_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ds_free = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    dq_ready_a = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    dq_empty_a = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    dq_ready_b = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    dq_empty_b = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(kv_ready, count=1)
+    for slot in gl.static_range(Q_STAGES):
+        mbarrier.init(q_ready.index(slot), count=1)
+        mbarrier.init(q_empty.index(slot), count=2)
+    for slot in gl.static_range(DO_STAGES):
+        mbarrier.init(do_ready.index(slot), count=1)
+        mbarrier.init(do_empty.index(slot), count=2)
+    mbarrier.init(p_ready, count=1)
+    mbarrier.init(p_empty, count=1)
+    mbarrier.init(ds_ready, count=1)
+    mbarrier.init(ds_free, count=2)
+    for buf in gl.static_range(DQ_BUFFERS):
+        mbarrier.init(dq_ready_a.index(buf), count=1)
+        mbarrier.init(dq_empty_a.index(buf), count=1)
+        mbarrier.init(dq_ready_b.index(buf), count=1)
+        mbarrier.init(dq_empty_b.index(buf), count=1)
+
+    gl.warp_specialize([
+        (_probabilities_partition, (
+            LSE, DV, stride_lb, stride_lh, stride_lm, stride_dvb, stride_dvh, stride_dvn,
+            batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+            k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
+            kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+            dq_ready_a, dq_empty_a,
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+        (_score_gradients_partition, (
+            DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
+            batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+            k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
+            kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+            dq_ready_b, dq_empty_b,
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+        (_loader, (
+            Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+            stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+            batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+            k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES)),
+        (_dq_reducer, (
+            DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
+            dq_smem_a, dq_ready_a, dq_empty_a, 0, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)),
+        (_dq_reducer, (
+            DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
+            dq_smem_b, dq_ready_b, dq_empty_b, HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)),
+    ], [4, 1, 1, 1], [MMA_REGS, WORKER_REGS, WORKER_REGS, WORKER_REGS])

@@ -1,0 +1,96 @@
+"""GPU probe for the d=256 fused backward (kernel.py here, compiled for sm_90a on the CPU, not yet run on a
+GPU): its gradients against flashio's two-kernel backward (analytic default tiles, FLASHIO_AUTOTUNE=0, so
+nothing is tuned), at query-head groups, unequal lengths and one query block per head first, then TFLOP/s
+of the fused kernel and of cuDNN's backward (SDPA, backward only: the graph of one forward kept) in the
+same process, bf16, batch*N = 16k tokens, 8 heads of 256. A hang means a barrier protocol error: run it
+under ``timeout``.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_d256/probe.py
+
+The v0.7 grid's two-kernel backward at d=256 for comparison: 204-250 TFLOP/s non-causal, 174-263 causal
+(benchmarks/PERFORMANCE.md). Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers).
+"""
+
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import kernel  # noqa: E402
+from flashio import launchers  # noqa: E402
+
+TILES = [(2, 1, 32, 2), (1, 1, 64, 2)]
+
+
+def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
+    """(dq, dk, dv) from the d=256 fused kernel with these ring depths and dQ chunks."""
+    q_stages, do_stages, dq_cols, dq_buffers = tiles
+    launchers._ensure_tma_allocator()
+    dq_acc = torch.zeros(q.shape, device=q.device, dtype=torch.float32)
+    dk, dv = torch.empty_like(k), torch.empty_like(v)
+    kernel.attention_backward_fused_d256_kernel[(triton.cdiv(k.shape[2], 64), k.shape[1], q.shape[0])](
+        q, k, v, do, lse, delta, dk, dv, dq_acc,
+        *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *do.stride()[:3], *lse.stride(),
+        *dk.stride()[:3], *dv.stride()[:3], *dq_acc.stride()[:3],
+        q.shape[2], k.shape[2], q.shape[1] // k.shape[1], scale,
+        BLOCK_M=64, BLOCK_N=64, HEAD_DIM=256, IS_CAUSAL=causal, Q_STAGES=q_stages, DO_STAGES=do_stages,
+        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, num_warps=4)
+    return dq_acc.to(q.dtype), dk, dv
+
+
+def inputs(batch, heads, kv_heads, n_q, n_k, causal):
+    q, do = (torch.randn(batch, heads, n_q, 256, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    k, v = (torch.randn(batch, kv_heads, n_k, 256, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    scale = 256 ** -0.5
+    out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
+                                           dropout_p=0.0, seed=0)
+    delta = (do.float() * out.float()).sum(-1)
+    reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
+                                             causal=causal, dropout_p=0.0, seed=0, deterministic=True)
+    return (q, k, v, do, lse, delta, scale, causal), reference
+
+
+def max_diffs(result, reference):
+    return ", ".join(f"{name} {float((a.float() - r.float()).abs().max()):.4f}"
+                     for name, a, r in zip(("dq", "dk", "dv"), result, reference))
+
+
+def cudnn_backward_ms(q, k, v, do, causal):
+    q, k, v = (t.detach().requires_grad_(True) for t in (q, k, v))
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return triton.testing.do_bench(lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True), warmup=5,
+                                   rep=40, return_mode="median")
+
+
+def main():
+    torch.manual_seed(0)
+    os.environ["FLASHIO_AUTOTUNE"] = "0"
+    print("correctness (max |difference| to the two-kernel backward; its own rounding is ~1e-3..8e-3)")
+    for batch, heads, kv_heads, n_q, n_k, causal in ((2, 8, 2, 1000, 1500, True), (2, 8, 2, 1500, 1000, True),
+                                                     (1, 4, 4, 777, 1029, False), (2, 8, 2, 60, 1000, True)):
+        args, reference = inputs(batch, heads, kv_heads, n_q, n_k, causal)
+        for tiles in TILES:
+            print(f"- {heads}/{kv_heads} heads {n_q}x{n_k} causal={causal} {tiles}: "
+                  f"{max_diffs(fused_backward(*args, tiles), reference)}", flush=True)
+    print("| causal | N | cuDNN backward | " + " | ".join(str(t) for t in TILES) + " |")
+    print("|---|---|---|" + "---|" * len(TILES))
+    for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 4096), (True, 16384)):
+        batch, heads = 16384 // n, 8
+        args, reference = inputs(batch, heads, heads, n, n, causal)
+        flops = 2.5 * 4 * batch * heads * n * n * 256 / (2 if causal else 1)
+        cells = [f"{flops / cudnn_backward_ms(*args[:4], causal) / 1e9:.0f}"]
+        for tiles in TILES:
+            run = lambda: fused_backward(*args, tiles)
+            ms = triton.testing.do_bench(run, warmup=5, rep=40, return_mode="median")
+            cells.append(f"{flops / ms / 1e9:.0f} ({max_diffs(run(), reference)})")
+        print(f"| {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
