@@ -1,0 +1,214 @@
+"""A warp-specialised forward in Gluon whose causal key loop masks only the blocks that need it (v0.9
+experiment: compiled for sm_90a on the CPU, **not yet run on a GPU**).
+
+flashio's warp-specialised forward (src/flashio/kernels/forward_ws.py) is written at the Triton level, where
+the partitioner splits one key loop into producer and consumers; a second loop (unmasked blocks, then the
+masked diagonal ones) fails in it (v0.7; again in v0.9 for the one-tile-per-program kernel: a dominance
+assertion in NVGPUWarpSpecialization), so every block of a causal call pays for the mask — two operations
+per score on top of the softmax's five. On the H200 its causal forward loses 16% to the non-causal one at
+d=128 4k while cuDNN's loses 1%. Here the partitions are explicit:
+
+- a loader warp: the program's Q tile (two 64-row halves) once, then K_j, V_j into a ring of NUM_STAGES
+  slots (``kv_ready`` with the byte count; a slot is refilled once both consumers released it);
+- two consumer warpgroups (the default partition and one worker, the same code), each owning 64 query
+  rows: S = Q_w K_j^T, the online softmax in base 2 (FlashAttention-2, section 3.1), O_w += P V_j with P in
+  registers as the A operand; blocks entirely visible to all its rows run without a mask, the others with
+  one, and blocks past its own last visible key are released without being computed;
+- epilogue: O_w / l through its Q buffer (no longer needed) and a TMA store; LSE (natural log) stored
+  directly. Rows that see no key get O = 0 and LSE = -inf, as in the Triton kernels.
+
+Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
+first consumer); the second consumer and the loader are added. Fixed lengths, no dropout or block mask.
+"""
+
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
+                                                              warpgroup_mma_wait)
+
+from flashio.kernels.backward_gluon import _head_descriptor
+
+
+@gluon.jit
+def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+            stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+            q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+            ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr):
+    """Q's two row halves once, then K_j, V_j for the key blocks [0, end_n)."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
+                              q_tile_layout)
+    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    for half in gl.static_range(2):
+        mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
+        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(half), q_smem.index(half))
+    KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
+    it = 0
+    for start_n in range(0, end_n, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
+        mbarrier.expect(kv_ready.index(slot), KV_BYTES)
+        tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
+        tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
+        it += 1
+
+
+@gluon.jit
+def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale,
+               MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+               HEAD_DIM: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
+    """One step of the online softmax: S = Q K_j^T, m, l and O updated, O += P V_j (both products waited)."""
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    s = warpgroup_mma(q_buf, k_buf.permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
+                      use_acc=False, is_async=True)
+    s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+    if MASKED:
+        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+        visible = (keys < seqlen_k)[None, :]
+        if IS_CAUSAL:
+            visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
+        s = gl.where(visible, s, float("-inf"))
+        m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
+        m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
+    else:
+        m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
+        m_safe = m_new
+    p = gl.exp2(s * qk_scale - m_safe[:, None])
+    alpha = gl.exp2(m_i - m_safe)
+    l_i = l_i * alpha + gl.sum(p, 1)
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    acc = warpgroup_mma(gl.convert_layout(p.to(v_buf.dtype), lhs_layout), v_buf, acc, is_async=True)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    return acc, m_new, l_i
+
+
+@gluon.jit
+def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+              batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+              q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+              HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr):
+    """Query rows [start_m + HALF * ROWS, + ROWS): the key loop in up to three ranges — unmasked blocks,
+    masked ones (the causal diagonal, the end of the keys), and blocks past these rows' last visible key,
+    released without work — then the epilogue."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    q_buf = q_smem.index(HALF)
+    first = start_m + HALF * ROWS
+    rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
+    causal_shift = seqlen_k - seqlen_q
+    qk_scale = softmax_scale * LOG2E
+    full_blocks_end = seqlen_k // BLOCK_N * BLOCK_N  # blocks past it hold the end of the keys
+    if IS_CAUSAL:
+        # Every row of this half sees the keys up to first + shift: blocks ending there need no mask.
+        unmasked_end = gl.minimum(gl.maximum(first + causal_shift + 1, 0) // BLOCK_N * BLOCK_N, full_blocks_end)
+        own_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
+        own_end = gl.minimum((own_end + BLOCK_N - 1) // BLOCK_N * BLOCK_N, end_n)
+    else:
+        unmasked_end = full_blocks_end
+        own_end = end_n
+
+    m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
+    mbarrier.wait(q_ready.index(HALF), 0)
+    it = 0
+    for start_n in range(0, unmasked_end, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
+                                   seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   s_layout, o_layout)
+        mbarrier.arrive(kv_empty.index(slot))
+        it += 1
+    for start_n in range(unmasked_end, own_end, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
+                                   seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   s_layout, o_layout)
+        mbarrier.arrive(kv_empty.index(slot))
+        it += 1
+    for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        mbarrier.arrive(kv_empty.index(slot))
+        it += 1
+
+    empty = l_i == 0.0
+    l_safe = gl.where(empty, 1.0, l_i)
+    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
+    gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
+             mask=rows < seqlen_q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
+    fence_async_shared()
+    gl.thread_barrier()
+    o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
+                              gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
+    tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
+    tma.store_wait(0)
+
+
+@gluon.jit
+def attention_forward_gluon_kernel(
+    Q, K, V, O, LSE,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_ob, stride_oh, stride_om,
+    stride_lb, stride_lh, stride_lm,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+    ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+    NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
+):
+    """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
+    of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    block = gl.program_id(0)
+    if IS_CAUSAL:
+        block = gl.num_programs(0) - 1 - block
+    head = gl.program_id(1)
+    batch = gl.program_id(2)
+    kv_head = head // kv_group_size
+    start_m = block * 2 * ROWS
+    if IS_CAUSAL:
+        end_n = gl.minimum(gl.maximum(start_m + 2 * ROWS + seqlen_k - seqlen_q, 0), seqlen_k)
+    else:
+        end_n = seqlen_k + start_m * 0
+
+    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    kv_ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    for half in gl.static_range(2):
+        mbarrier.init(q_ready.index(half), count=1)
+    for slot in gl.static_range(NUM_STAGES):
+        mbarrier.init(kv_ready.index(slot), count=1)
+        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+
+    gl.warp_specialize([
+        (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                     batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                     q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES)),
+        (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                     batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                     q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES)),
+        (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+                   stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+                   q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES)),
+    ], [4, 1], [CONSUMER_REGS, LOADER_REGS])

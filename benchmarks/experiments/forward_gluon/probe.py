@@ -1,0 +1,82 @@
+"""GPU probe for the Gluon forward (kernel.py here, compiled for sm_90a on the CPU, not yet run on a GPU): its
+output and LSE against flashio's forward (analytic default tiles) at query-head groups, unequal lengths
+(rows that see no key), odd lengths and d in {64, 128, 256}; then TFLOP/s against cuDNN's forward and
+flashio's tuned forward in the same process, bf16, batch*N = 16k tokens, hidden 2048. A hang means a barrier
+protocol error: run it under ``timeout``.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_gluon/probe.py
+
+Tile tuples: (rows per consumer, block_n, stages).
+"""
+
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+import triton
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import kernel  # noqa: E402
+import flashio  # noqa: E402
+from flashio import launchers  # noqa: E402
+
+TILES = {64: [(64, 128, 2), (64, 128, 3)], 128: [(64, 128, 2), (64, 128, 3)], 256: [(64, 64, 2)]}
+
+
+def gluon_forward(q, k, v, causal, tiles):
+    rows, block_n, stages = tiles
+    launchers._ensure_tma_allocator()
+    out = torch.empty_like(q)
+    lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
+    kernel.attention_forward_gluon_kernel[(triton.cdiv(q.shape[2], 2 * rows), q.shape[1], q.shape[0])](
+        q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3], *lse.stride(),
+        q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5,
+        ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages, CONSUMER_REGS=240,
+        LOADER_REGS=24, num_warps=4)
+    return out, lse
+
+
+def main():
+    torch.manual_seed(0)
+    print("correctness: max |difference| of O and of LSE to flashio's forward (FLASHIO_AUTOTUNE=0)")
+    os.environ["FLASHIO_AUTOTUNE"] = "0"
+    for d in (128, 64, 256):
+        for batch, heads, kv_heads, n_q, n_k, causal in ((2, 8, 2, 1000, 1500, True), (2, 8, 2, 1500, 1000, True),
+                                                         (1, 4, 4, 777, 1029, False), (2, 4, 4, 1024, 1024, True)):
+            q = torch.randn(batch, heads, n_q, d, device="cuda", dtype=torch.bfloat16)
+            k, v = (torch.randn(batch, kv_heads, n_k, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+            ref_out, ref_lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=d ** -0.5,
+                                                           causal=causal, dropout_p=0.0, seed=0)
+            for tiles in TILES[d]:
+                out, lse = gluon_forward(q, k, v, causal, tiles)
+                finite = torch.isfinite(ref_lse)
+                lse_ok = torch.equal(finite, torch.isfinite(lse))
+                print(f"- d={d} {heads}/{kv_heads} {n_q}x{n_k} causal={causal} {tiles}: O "
+                      f"{float((out.float() - ref_out.float()).abs().max()):.4f}, LSE "
+                      f"{float((lse[finite] - ref_lse[finite]).abs().max()):.5f}, -inf rows agree: {lse_ok}",
+                      flush=True)
+    del os.environ["FLASHIO_AUTOTUNE"]
+    print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(str(t) for t in TILES[128]) + " |")
+    print("|---|---|---|---|---|---|---|")
+    for d in (128, 256):
+        for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 2048), (True, 4096),
+                          (True, 16384)):
+            batch, heads = 16384 // n, 2048 // d
+            q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+            flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
+            rate = lambda fn: flops / triton.testing.do_bench(fn, warmup=5, rep=40, return_mode="median") / 1e9
+
+            def cudnn():
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+            cells = [f"{rate(cudnn):.0f}", f"{rate(lambda: flashio.attention(q, k, v, is_causal=causal)):.0f}"]
+            cells += [f"{rate(lambda: gluon_forward(q, k, v, causal, tiles)):.0f}" for tiles in TILES[d]]
+            print(f"| {d} | {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
