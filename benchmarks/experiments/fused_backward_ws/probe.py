@@ -1,5 +1,6 @@
 """GPU probe for the warp-specialised forms of the fused backward (``attention_backward_fused_ws_kernel`` in
-src/flashio/kernels/backward_gluon.py; this folder's kernel.py moved there unchanged once it had run): their
+src/flashio/kernels/backward_gluon.py; this folder's kernel.py moved there unchanged once it had run, and
+its loader was fixed there later in v0.9): their
 gradients against flashio's two-kernel backward (analytic default tiles, FLASHIO_AUTOTUNE=0: nothing is
 tuned, so the probe spends its device time on the kernels compared), including query-head groups and
 unequal lengths, then TFLOP/s of the library's non-specialised fused kernel and of each specialised form,
