@@ -111,16 +111,25 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
 
 @gluon.jit
 def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, FIRST_CHUNK: gl.constexpr,
-               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+               DQ_OVERLAP: gl.constexpr):
     """This warpgroup's half of dQ_i = tau dS K_j, DQ_COLS columns at a time, each into a free float32 tile
-    marked ready for the reducer; returns the updated chunk count."""
+    marked ready for the reducer; with DQ_OVERLAP the next chunk's product is issued before this one is
+    written (two chunks' registers live). Returns the updated chunk count."""
     CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
     dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, DQ_COLS, 16])
-    for chunk in gl.static_range(CHUNKS):
-        dq = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice((FIRST_CHUNK + chunk) * DQ_COLS, DQ_COLS, dim=1),
+    issued = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice(FIRST_CHUNK * DQ_COLS, DQ_COLS, dim=1),
                            gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
-        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+    for chunk in gl.static_range(CHUNKS):
+        dq = issued
+        if DQ_OVERLAP and chunk + 1 < CHUNKS:
+            issued = warpgroup_mma(ds_smem.permute((1, 0)),
+                                   k_smem.slice((FIRST_CHUNK + chunk + 1) * DQ_COLS, DQ_COLS, dim=1),
+                                   gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
+            dq = warpgroup_mma_wait(num_outstanding=1, deps=[dq])
+        else:
+            dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
         buf = count % DQ_BUFFERS
         mbarrier.wait(dq_empty.index(buf), ((count // DQ_BUFFERS) & 1) ^ 1)
         dq_smem.index(buf).store(dq * softmax_scale)
@@ -128,6 +137,10 @@ def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scal
         gl.thread_barrier()
         mbarrier.arrive(dq_ready.index(buf))
         count += 1
+        if not DQ_OVERLAP and chunk + 1 < CHUNKS:
+            issued = warpgroup_mma(ds_smem.permute((1, 0)),
+                                   k_smem.slice((FIRST_CHUNK + chunk + 1) * DQ_COLS, DQ_COLS, dim=1),
+                                   gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
     return count
 
 
@@ -152,7 +165,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              dq_ready, dq_empty,
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_smem.dtype
@@ -199,7 +212,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
             mbarrier.arrive(do_empty.index(do_slot))  # A's read of dO_i is done
             mbarrier.wait(ds_ready, it & 1)
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, 0,
-                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)
             mbarrier.arrive(ds_free)  # A's dQ products, readers of dS^T, are done (waited in _dq_chunks)
             it += 1
     _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
@@ -215,7 +228,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                ds_free, dq_ready, dq_empty,
                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
-                               DQ_BUFFERS: gl.constexpr):
+                               DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr):
     """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
     dtype: gl.constexpr = k_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -258,7 +271,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
             gl.thread_barrier()
             mbarrier.arrive(q_empty.index(q_slot))  # B's read of Q_i is done
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale,
-                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)
             mbarrier.arrive(ds_free)
             it += 1
     _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
@@ -279,7 +292,7 @@ def attention_backward_fused_d256_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, DQ_OVERLAP: gl.constexpr,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
@@ -340,14 +353,14 @@ def attention_backward_fused_d256_kernel(
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_b, dq_empty_b,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)),
         (_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

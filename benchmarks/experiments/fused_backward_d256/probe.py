@@ -8,7 +8,7 @@ under ``timeout``.
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_d256/probe.py
 
 The v0.7 grid's two-kernel backward at d=256 for comparison: 204-250 TFLOP/s non-causal, 174-263 causal
-(benchmarks/PERFORMANCE.md). Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers).
+(benchmarks/PERFORMANCE.md). Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers, dq_overlap).
 """
 
 import os
@@ -24,12 +24,12 @@ sys.path.insert(0, os.path.dirname(__file__))
 import kernel  # noqa: E402
 from flashio import launchers  # noqa: E402
 
-TILES = [(2, 1, 32, 2), (1, 1, 64, 2)]
+TILES = [(2, 1, 32, 2, False), (2, 1, 32, 2, True), (1, 1, 64, 2, False)]
 
 
 def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
     """(dq, dk, dv) from the d=256 fused kernel with these ring depths and dQ chunks."""
-    q_stages, do_stages, dq_cols, dq_buffers = tiles
+    q_stages, do_stages, dq_cols, dq_buffers, dq_overlap = tiles
     launchers._ensure_tma_allocator()
     dq_acc = torch.zeros(q.shape, device=q.device, dtype=torch.float32)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
@@ -39,7 +39,8 @@ def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
         *dk.stride()[:3], *dv.stride()[:3], *dq_acc.stride()[:3],
         q.shape[2], k.shape[2], q.shape[1] // k.shape[1], scale,
         BLOCK_M=64, BLOCK_N=64, HEAD_DIM=256, IS_CAUSAL=causal, Q_STAGES=q_stages, DO_STAGES=do_stages,
-        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, num_warps=4)
+        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, DQ_OVERLAP=dq_overlap,
+        num_warps=4)
     return dq_acc.to(q.dtype), dk, dv
 
 
