@@ -208,6 +208,16 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), other tiles": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
             "BACKWARD_FUSED_CANDIDATES": {64: (TileConfig(64, 128, 8, 2, "gluon"),),
                                           128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),)}}),
+        # K/V in registers: in no tuned list yet (v0.9: compiled, never run on the GPU); at d=64 only (it
+        # spills at d=128, where these paths run the tuned tile again).
+        "backward: fused five-product (Gluon), K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
+            "BACKWARD_FUSED_CANDIDATES": {
+                64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),)}}),
+        "backward: fused five-product (Gluon), specialised, K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
+            "BACKWARD_FUSED_CANDIDATES": {
+                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),)}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

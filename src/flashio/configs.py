@@ -41,7 +41,9 @@ class TileConfig:
     looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
     backward): the dQ_i product in that many column chunks (fewer live registers), and that many float32
     dQ tiles in shared memory (a reduce-add may still be reading one while the next is written);
-    ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps.
+    ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps;
+    ``kv_in_registers`` (fused backward): K_j and V_j held in registers as the A operands of the two score
+    products, halving their shared-memory traffic.
     """
 
     block_m: int
@@ -55,6 +57,7 @@ class TileConfig:
     dq_chunks: int = 1
     dq_buffers: int = 2
     warp_specialised: bool = False
+    kv_in_registers: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -504,7 +504,8 @@ def attention_backward(
                 problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale,
                 BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
                 NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                DQ_BUFFERS=config.dq_buffers, num_warps=config.num_warps, **worker_registers,
+                DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers, num_warps=config.num_warps,
+                **worker_registers,
             )
 
         if forced == "gluon":

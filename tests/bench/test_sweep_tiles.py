@@ -23,3 +23,8 @@ def test_warp_specialised_fused_backward_tiles_say_so():
 
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"
+
+
+def test_fused_backward_tiles_with_k_and_v_in_registers_say_so():
+    assert describe_choice(TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True)) == \
+        "gluon 64x64 w4 s2 dq1x1 kv-regs"

@@ -9,7 +9,7 @@ under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_ws/probe.py
 
-Tile tuples: (block_m, block_n, warps, stages, dq_chunks, dq_buffers, warp-specialised).
+Tile tuples: (block_m, block_n, warps, stages, dq_chunks, dq_buffers, warp-specialised[, K/V in registers]).
 """
 
 import os
@@ -27,17 +27,20 @@ from flashio.kernels import backward_gluon  # noqa: E402
 PLAIN = {64: (64, 64, 4, 2, 1, 1), 128: (64, 128, 8, 2, 2, 2)}
 # v0.9 run 1: the third field of each tuple was a "pipelined" switch (next block's S^T/dP^T queued behind dK),
 # since removed; run 2 (PROBE_D=64): 128-query tiles at d=64 (True = warp-specialised, False = not).
-SPECIALISED = {64: [(64, 128, 8, 2, 1, 2, True), (128, 128, 8, 2, 1, 2, True), (128, 128, 8, 2, 1, 1, True),
-                    (128, 128, 8, 2, 1, 1, False)],
-               128: [(64, 128, 8, 2, 1, 2, True)]}
+# Run 4 (v0.9, prepared, not run): the 8th field puts K and V in registers (KV_IN_REGISTERS) at d=64.
+SPECIALISED = {64: [(64, 128, 8, 2, 1, 2, True, False), (64, 128, 8, 2, 1, 2, True, True),
+                    (64, 64, 4, 2, 1, 1, False, True)],
+               128: [(64, 128, 8, 2, 1, 2, True, False)]}
 DIMS = [int(os.environ["PROBE_D"])] if "PROBE_D" in os.environ else [128, 64]
 
 
 def specialised(q, k, v, do, lse, delta, scale, causal, tiles):
+    kv_in_registers = tiles[7] if len(tiles) > 7 else False
     if not tiles[6]:
-        return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6])
+        return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6], KV_IN_REGISTERS=kv_in_registers)
     return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6],
-                          backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24)
+                          backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24,
+                          KV_IN_REGISTERS=kv_in_registers)
 
 
 def inputs(batch, heads, kv_heads, n_q, n_k, d, causal):

@@ -76,7 +76,13 @@ def _runtime_specialisation(name: str):
 def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     """Compile ``kernel`` for sm_90 with these constexprs (and the run-time specialisation of a
     contiguous multi-head call); return Triton's compiled kernel."""
-    params = list(inspect.signature(kernel.fn).parameters)
+    parameters = inspect.signature(kernel.fn).parameters
+    params = list(parameters)
+    # A constexpr parameter with a default (an option the caller may leave out) keeps its default, as in a
+    # launch; compiled as a run-time integer it would compile both sides of every branch on it.
+    defaults = {name: p.default for name, p in parameters.items()
+                if p.default is not inspect.Parameter.empty and "constexpr" in str(p.annotation)}
+    constants = {**defaults, **constants}
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:
@@ -182,18 +188,20 @@ def surveyed():
                    (64, TileConfig(64, 128, 8, 2, "gluon")),
                    (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)),
                    (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2)),
-                   (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)))
+                   (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)),
+                   (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True)),
+                   (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True)))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
         constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                          NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                         DQ_BUFFERS=config.dq_buffers)
+                         DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers)
         if config.warp_specialised:
-            rows.append((f"backward fused gluon ws d={d}",
+            rows.append((f"backward fused gluon ws{' kv-regs' if config.kv_in_registers else ''} d={d}",
                          launchers.backward_gluon_kernels.attention_backward_fused_ws_kernel,
                          dict(constants, LOADER_REGS=launchers.FUSED_WORKER_REGISTERS,
                               REDUCER_REGS=launchers.FUSED_WORKER_REGISTERS), config))
         else:
-            rows.append((f"backward fused gluon d={d}",
+            rows.append((f"backward fused gluon{' kv-regs' if config.kv_in_registers else ''} d={d}",
                          launchers.backward_gluon_kernels.attention_backward_fused_kernel, constants, config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),

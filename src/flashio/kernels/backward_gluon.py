@@ -26,7 +26,8 @@ requested while the current one is computed); S^T and dP^T are issued together a
 S^T run while dP^T is still on the tensor cores; P^T and dS^T stay in registers as the A operands of the
 dV and dK products; dS^T also goes to shared memory, where the dQ product reads it transposed. dQ_i is
 computed in ``DQ_CHUNKS`` column chunks (fewer live registers) into ``DQ_BUFFERS`` float32 tiles, whose
-reduce-add overlaps the next block. Keys past the end read as zeros (their dK/dV rows are not written),
+reduce-add overlaps the next block. With ``KV_IN_REGISTERS`` K_j and V_j are also held in registers as
+the A operands of S^T and dP^T (less shared-memory traffic, more registers). Keys past the end read as zeros (their dK/dV rows are not written),
 rows past the end of the queries have an infinite LSE (P = 0) and are clipped by the reduce, so only
 causality needs a mask (applied to every block of a causal call). No dropout, block mask or packed
 variable-length batch: the launcher sends those to the Triton kernels. Gluon has no interpreter, so on a
@@ -97,6 +98,22 @@ def _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M: gl.constexpr, IS_CAUSAL:
 
 
 @gluon.jit
+def _score_operands_in_registers(k_smem, v_smem, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                                 s_layout: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
+    """K_j and V_j as register A operands of S^T = K_j Q_i^T and dP^T = V_j dO_i^T (the KV_IN_REGISTERS
+    option): loaded once, they halve the shared-memory traffic of those two products, whose Q^T / dO^T
+    operand still comes from shared memory, at the price of the registers. Without the option: zeros that
+    nothing reads (removed by the compiler), so that the callers' variables have one type either way."""
+    a_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=s_layout, k_width=2)
+    k_regs = gl.zeros([BLOCK_N, HEAD_DIM], k_smem.dtype, a_layout)
+    v_regs = gl.zeros([BLOCK_N, HEAD_DIM], v_smem.dtype, a_layout)
+    if KV_IN_REGISTERS:
+        k_regs = k_smem.load(a_layout)
+        v_regs = v_smem.load(a_layout)
+    return k_regs, v_regs
+
+
+@gluon.jit
 def _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
                          BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
@@ -127,6 +144,7 @@ def attention_backward_fused_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+    KV_IN_REGISTERS: gl.constexpr = False,
 ):
     """dK_j, dV_j for the key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``,
     and its contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller).
@@ -207,6 +225,8 @@ def attention_backward_fused_kernel(
             tma.async_copy_global_to_shared(do_desc, [lo + first * BLOCK_M, 0], ready.index(first_stage),
                                             do_smem.index(first_stage), pred=first < num_blocks)
         mbarrier.wait(kv_ready, 0)
+        k_regs, v_regs = _score_operands_in_registers(k_smem, v_smem, BLOCK_N, HEAD_DIM, s_layout,
+                                                      KV_IN_REGISTERS)
 
         for block in range(num_blocks):
             stage = it % NUM_STAGES
@@ -214,9 +234,14 @@ def attention_backward_fused_kernel(
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            p_lo, ds_lo = _probabilities_and_score_gradients(
-                k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            if KV_IN_REGISTERS:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_regs, v_regs, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            else:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
 
             # Request the block NUM_STAGES - 1 ahead, into the buffers of the previous block (all warps
             # finished it: the barrier at the end of the previous iteration).
@@ -337,7 +362,7 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             dq_empty,
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
-                            DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                            DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
     """The MMA warps (the default partition, WARPS warps, 16 key rows each): per query block, S^T, dP^T,
     the exponentials and dS^T, then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32
     shared tiles (wait ``dq_empty``, write, arrive ``dq_ready``) while dV and dK are on the tensor cores,
@@ -363,6 +388,8 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
     zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
     zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
     mbarrier.wait(kv_ready, 0)
+    k_regs, v_regs = _score_operands_in_registers(k_smem, v_smem, BLOCK_N, HEAD_DIM, s_layout,
+                                                      KV_IN_REGISTERS)
     it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
@@ -374,9 +401,14 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            p_lo, ds_lo = _probabilities_and_score_gradients(
-                k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            if KV_IN_REGISTERS:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_regs, v_regs, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            else:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
             # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
             # end of the previous iteration.
             ds_smem.store(ds_lo)
@@ -419,7 +451,7 @@ def attention_backward_fused_ws_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr,
+    LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -466,7 +498,7 @@ def attention_backward_fused_ws_kernel(
             LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
