@@ -41,6 +41,20 @@ def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles, kernel=None, *
     return dq_acc.to(q.dtype), dk, dv
 
 
+def inputs(batch, heads, kv_heads, n_q, n_k, d, causal):
+    """Random bf16 (q, k, v, dO), flashio's forward (analytic default tiles unless tuning is on), D, and the
+    deterministic two-kernel backward's gradients: ((q, k, v, do, lse, delta, scale, causal), reference)."""
+    q, do = (torch.randn(batch, heads, n_q, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    k, v = (torch.randn(batch, kv_heads, n_k, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    scale = d ** -0.5
+    out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
+                                           dropout_p=0.0, seed=0)
+    delta = (do.float() * out.float()).sum(-1)
+    reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
+                                             causal=causal, dropout_p=0.0, seed=0, deterministic=True)
+    return (q, k, v, do, lse, delta, scale, causal), reference
+
+
 def main():
     torch.manual_seed(0)
     one_dim = "PROBE_D" in os.environ

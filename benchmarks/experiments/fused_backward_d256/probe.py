@@ -20,8 +20,10 @@ import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 import kernel  # noqa: E402
+from fused_backward_probe import inputs  # noqa: E402  (benchmarks/fused_backward_probe.py)
 from flashio import launchers  # noqa: E402
 
 TILES = [(2, 1, 32, 2, False), (2, 1, 32, 2, True), (1, 1, 64, 2, False)]
@@ -44,18 +46,6 @@ def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
     return dq_acc.to(q.dtype), dk, dv
 
 
-def inputs(batch, heads, kv_heads, n_q, n_k, causal):
-    q, do = (torch.randn(batch, heads, n_q, 256, device="cuda", dtype=torch.bfloat16) for _ in range(2))
-    k, v = (torch.randn(batch, kv_heads, n_k, 256, device="cuda", dtype=torch.bfloat16) for _ in range(2))
-    scale = 256 ** -0.5
-    out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
-                                           dropout_p=0.0, seed=0)
-    delta = (do.float() * out.float()).sum(-1)
-    reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
-                                             causal=causal, dropout_p=0.0, seed=0, deterministic=True)
-    return (q, k, v, do, lse, delta, scale, causal), reference
-
-
 def max_diffs(result, reference):
     return ", ".join(f"{name} {float((a.float() - r.float()).abs().max()):.4f}"
                      for name, a, r in zip(("dq", "dk", "dv"), result, reference))
@@ -75,7 +65,7 @@ def main():
     print("correctness (max |difference| to the two-kernel backward; its own rounding is ~1e-3..8e-3)")
     for batch, heads, kv_heads, n_q, n_k, causal in ((2, 8, 2, 1000, 1500, True), (2, 8, 2, 1500, 1000, True),
                                                      (1, 4, 4, 777, 1029, False), (2, 8, 2, 60, 1000, True)):
-        args, reference = inputs(batch, heads, kv_heads, n_q, n_k, causal)
+        args, reference = inputs(batch, heads, kv_heads, n_q, n_k, 256, causal)
         for tiles in TILES:
             print(f"- {heads}/{kv_heads} heads {n_q}x{n_k} causal={causal} {tiles}: "
                   f"{max_diffs(fused_backward(*args, tiles), reference)}", flush=True)
@@ -83,7 +73,7 @@ def main():
     print("|---|---|---|" + "---|" * len(TILES))
     for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 4096), (True, 16384)):
         batch, heads = 16384 // n, 8
-        args, reference = inputs(batch, heads, heads, n, n, causal)
+        args, reference = inputs(batch, heads, heads, n, n, 256, causal)
         flops = 2.5 * 4 * batch * heads * n * n * 256 / (2 if causal else 1)
         cells = [f"{flops / cudnn_backward_ms(*args[:4], causal) / 1e9:.0f}"]
         for tiles in TILES:

@@ -20,8 +20,7 @@ import triton
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-from fused_backward_probe import fused_backward  # noqa: E402  (benchmarks/fused_backward_probe.py)
-from flashio import launchers  # noqa: E402
+from fused_backward_probe import fused_backward, inputs  # noqa: E402  (benchmarks/fused_backward_probe.py)
 from flashio.kernels import backward_gluon  # noqa: E402
 
 PLAIN = {64: (64, 64, 4, 2, 1, 1), 128: (64, 128, 8, 2, 2, 2)}
@@ -41,18 +40,6 @@ def specialised(q, k, v, do, lse, delta, scale, causal, tiles):
     return fused_backward(q, k, v, do, lse, delta, scale, causal, tiles[:6],
                           backward_gluon.attention_backward_fused_ws_kernel, LOADER_REGS=24, REDUCER_REGS=24,
                           KV_IN_REGISTERS=kv_in_registers)
-
-
-def inputs(batch, heads, kv_heads, n_q, n_k, d, causal):
-    q, do = (torch.randn(batch, heads, n_q, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
-    k, v = (torch.randn(batch, kv_heads, n_k, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
-    scale = d ** -0.5
-    out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
-                                           dropout_p=0.0, seed=0)
-    delta = (do.float() * out.float()).sum(-1)
-    reference = launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
-                                             causal=causal, dropout_p=0.0, seed=0, deterministic=True)
-    return (q, k, v, do, lse, delta, scale, causal), reference
 
 
 def max_diff(result, reference):

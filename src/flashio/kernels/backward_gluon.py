@@ -62,15 +62,17 @@ def _head_descriptor(base, batch, head, stride_b, stride_h, stride_row, seqlen,
 
 
 @gluon.jit
-def _probabilities_and_score_gradients(k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm,
-                                       start_m, query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL: gl.constexpr):
+def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
+                                       stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
+                                       IS_CAUSAL: gl.constexpr):
     """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
     the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
-    out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers)."""
+    out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers). K_j and V_j
+    (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors."""
     LOG2E: gl.constexpr = 1.4426950408889634
-    dtype: gl.constexpr = k_smem.dtype
-    s_t = warpgroup_mma(k_smem, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-    dp_t = warpgroup_mma(v_smem, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    dtype: gl.constexpr = k_operand.dtype
+    s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     query_rows = start_m + query_cols
     row_in = query_rows < seqlen_q
     lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
@@ -98,19 +100,12 @@ def _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M: gl.constexpr, IS_CAUSAL:
 
 
 @gluon.jit
-def _score_operands_in_registers(k_smem, v_smem, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                                 s_layout: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
+def _score_operands_in_registers(k_smem, v_smem, s_layout: gl.constexpr):
     """K_j and V_j as register A operands of S^T = K_j Q_i^T and dP^T = V_j dO_i^T (the KV_IN_REGISTERS
     option): loaded once, they halve the shared-memory traffic of those two products, whose Q^T / dO^T
-    operand still comes from shared memory, at the price of the registers. Without the option: zeros that
-    nothing reads (removed by the compiler), so that the callers' variables have one type either way."""
+    operand still comes from shared memory, at the price of the registers."""
     a_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=s_layout, k_width=2)
-    k_regs = gl.zeros([BLOCK_N, HEAD_DIM], k_smem.dtype, a_layout)
-    v_regs = gl.zeros([BLOCK_N, HEAD_DIM], v_smem.dtype, a_layout)
-    if KV_IN_REGISTERS:
-        k_regs = k_smem.load(a_layout)
-        v_regs = v_smem.load(a_layout)
-    return k_regs, v_regs
+    return k_smem.load(a_layout), v_smem.load(a_layout)
 
 
 @gluon.jit
@@ -225,8 +220,9 @@ def attention_backward_fused_kernel(
             tma.async_copy_global_to_shared(do_desc, [lo + first * BLOCK_M, 0], ready.index(first_stage),
                                             do_smem.index(first_stage), pred=first < num_blocks)
         mbarrier.wait(kv_ready, 0)
-        k_regs, v_regs = _score_operands_in_registers(k_smem, v_smem, BLOCK_N, HEAD_DIM, s_layout,
-                                                      KV_IN_REGISTERS)
+        k_operand, v_operand = k_smem, v_smem
+        if KV_IN_REGISTERS:
+            k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
 
         for block in range(num_blocks):
             stage = it % NUM_STAGES
@@ -234,14 +230,9 @@ def attention_backward_fused_kernel(
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            if KV_IN_REGISTERS:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_regs, v_regs, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
-            else:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            p_lo, ds_lo = _probabilities_and_score_gradients(
+                k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                seqlen_q, first_row, qk_scale, IS_CAUSAL)
 
             # Request the block NUM_STAGES - 1 ahead, into the buffers of the previous block (all warps
             # finished it: the barrier at the end of the previous iteration).
@@ -388,8 +379,9 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
     zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
     zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
     mbarrier.wait(kv_ready, 0)
-    k_regs, v_regs = _score_operands_in_registers(k_smem, v_smem, BLOCK_N, HEAD_DIM, s_layout,
-                                                      KV_IN_REGISTERS)
+    k_operand, v_operand = k_smem, v_smem
+    if KV_IN_REGISTERS:
+        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
     it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
@@ -401,14 +393,9 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            if KV_IN_REGISTERS:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_regs, v_regs, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
-            else:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                    seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            p_lo, ds_lo = _probabilities_and_score_gradients(
+                k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                seqlen_q, first_row, qk_scale, IS_CAUSAL)
             # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
             # end of the previous iteration.
             ds_smem.store(ds_lo)
