@@ -96,8 +96,11 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
     count = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
-        dq_desc = _head_descriptor(DQ_ACC, batch, head, stride_dqb, stride_dqh, stride_dqm, seqlen_q, BLOCK_M,
-                                   DQ_COLS, dq_tile_layout)
+        # The descriptor spans all HEAD_DIM columns; its tiles are DQ_COLS wide. (v0.9's first form spanned
+        # DQ_COLS columns, so every chunk past the first was out of bounds and dropped by the copy engine.)
+        head_start = DQ_ACC + batch.to(gl.int64) * stride_dqb + head.to(gl.int64) * stride_dqh
+        dq_desc = tma.make_tensor_descriptor(head_start, shape=[seqlen_q, HEAD_DIM], strides=[stride_dqm, 1],
+                                             block_shape=[BLOCK_M, DQ_COLS], layout=dq_tile_layout)
         for block in range(num_blocks):
             for chunk in gl.static_range(CHUNKS):
                 buf = count % DQ_BUFFERS
@@ -165,7 +168,8 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              dq_ready, dq_empty,
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr):
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr,
+                             P_FP32: gl.constexpr):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_smem.dtype
@@ -201,7 +205,10 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                 p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
             p_lo = p_t.to(dtype)
             mbarrier.wait(p_empty, (it & 1) ^ 1)  # B has read the previous block's P^T
-            p_smem.store(p_lo)
+            if P_FP32:
+                p_smem.store(p_t)  # B's dS^T then sees the same P as dV's did before rounding
+            else:
+                p_smem.store(p_lo)
             fence_async_shared()
             gl.thread_barrier()
             mbarrier.arrive(p_ready)
@@ -292,7 +299,7 @@ def attention_backward_fused_d256_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, DQ_OVERLAP: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, DQ_OVERLAP: gl.constexpr, P_FP32: gl.constexpr = False,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
@@ -301,6 +308,8 @@ def attention_backward_fused_d256_kernel(
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     s_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
+    p_dtype: gl.constexpr = gl.float32 if P_FP32 else dtype
+    p_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], p_dtype)
     dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
 
     start_n = gl.program_id(0) * BLOCK_N
@@ -312,7 +321,7 @@ def attention_backward_fused_d256_kernel(
     v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_smem = gl.allocate_shared_memory(dtype, [Q_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
     do_smem = gl.allocate_shared_memory(dtype, [DO_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    p_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], s_tile_layout)
+    p_smem = gl.allocate_shared_memory(p_dtype, [BLOCK_N, BLOCK_M], p_tile_layout)
     ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], s_tile_layout)
     dq_smem_a = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
     dq_smem_b = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
@@ -353,7 +362,7 @@ def attention_backward_fused_d256_kernel(
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP, P_FP32)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
