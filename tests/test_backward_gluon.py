@@ -1,8 +1,8 @@
 """The fused five-product backward (kernels/backward_gluon.py) is a Gluon kernel for Hopper only: Gluon has
 no interpreter, so on the CPU its numerics cannot run. What is checked here: which inputs it takes (the
 launcher's eligibility rule), that forcing it where it cannot run falls back to the Triton kernels with the
-reference's gradients, and (tests/bench/test_resources.py) that it compiles for sm_90a without spills at
-d=64. Its gradients are checked on the H200 by ``python -m flashio.check`` (the default cases at d=64 and
+reference's gradients, and (tests/bench/test_resources.py) that its tiles compile for sm_90a (d=64, 128,
+and the role-split kernel of kernels/backward_gluon_split.py at d=256). Its gradients are checked on the H200 by ``python -m flashio.check`` (the default cases at d=64 and
 the forced path ``backward: fused five-product (Gluon)``)."""
 
 import pytest
@@ -10,7 +10,7 @@ import torch
 
 import flashio
 from flashio import configs, launchers
-from flashio.kernels import backward_gluon
+from flashio.kernels import backward_gluon, backward_gluon_split
 from helpers import check_against_reference, random_qkv, record_grids
 
 
@@ -23,7 +23,7 @@ def _problem(head_dim: int, group_size: int = 1):
 ELIGIBLE = dict(descriptors_ok=True, varlen=False, deterministic=False, lse_row_stride=1)
 
 
-@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_fused_backward_takes_16_bit_fixed_length_inputs_on_hopper(head_dim, dtype):
     assert launchers.fused_backward_eligible(_problem(head_dim), dtype, (9, 0), **ELIGIBLE)
@@ -39,7 +39,7 @@ def test_fused_backward_runs_only_on_hopper(capability):
     assert not launchers.fused_backward_eligible(_problem(64), torch.bfloat16, capability, **ELIGIBLE)
 
 
-@pytest.mark.parametrize("head_dim", [32, 256])
+@pytest.mark.parametrize("head_dim", [16, 32])
 def test_fused_backward_has_no_tiles_for_other_head_dims(head_dim):
     assert not launchers.fused_backward_eligible(_problem(head_dim), torch.bfloat16, (9, 0), **ELIGIBLE)
 
@@ -65,15 +65,30 @@ def test_every_fused_candidate_is_a_gluon_tile_of_its_own_bucket():
     assert set(configs.FUSED_TUNED_BUCKETS) <= set(configs.BACKWARD_FUSED_CANDIDATES)
 
 
+def test_the_role_split_fused_backward_is_the_d256_form_and_splits_dq_between_its_two_warpgroups():
+    # kernels/backward_gluon_split.py: one warpgroup per role (4 warps), a loader and a dQ warp per
+    # warpgroup; each warpgroup computes half of the dQ column chunks.
+    for bucket, candidates in configs.BACKWARD_FUSED_CANDIDATES.items():
+        for config in candidates:
+            assert config.split_roles == (bucket == 256), config
+            if config.split_roles:
+                assert config.warp_specialised and config.num_warps == 4 and config.dq_chunks % 2 == 0, config
+                kernel, constants = launchers.fused_backward_kernel(config, bucket)
+                assert kernel is launchers.backward_gluon_split_kernels.attention_backward_fused_split_kernel
+                assert constants["DQ_COLS"] * config.dq_chunks == bucket, constants
+
+
+@pytest.mark.parametrize("head_dim", [64, 256])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-def test_forcing_the_fused_backward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal):
+def test_forcing_the_fused_backward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal, head_dim):
     launched = record_grids(monkeypatch, backward_gluon, "attention_backward_fused_kernel")
     launched_specialised = record_grids(monkeypatch, backward_gluon, "attention_backward_fused_ws_kernel")
+    launched_split = record_grids(monkeypatch, backward_gluon_split, "attention_backward_fused_split_kernel")
     monkeypatch.setenv("FLASHIO_BACKWARD_PATH", "gluon")
     torch.manual_seed(3)
-    q, k, v = random_qkv(2, 2, 2, 45, 70, 64, torch.bfloat16)
+    q, k, v = random_qkv(2, 2, 2, 45, 70, head_dim, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
-    assert launched == [] and launched_specialised == []
+    assert launched == [] and launched_specialised == [] and launched_split == []
 
 
 def test_fused_backward_needs_the_triton_release_its_gluon_was_written_for(monkeypatch):

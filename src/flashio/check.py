@@ -168,6 +168,10 @@ CORRECTNESS_CASES = [
     # One query block per head: the warp-specialised fused backward's loader rewrites a head's descriptors
     # right after issuing its only load (the v0.9 race: wrong rows until it waited for the loads to land).
     CorrectnessCase("d128 GQA 8/2 60x1000 causal", 2, 8, 2, 60, 1000, 128, causal=True),
+    # The d=256 Gluon kernels (the forward and the role-split fused backward) with grouped heads, more
+    # queries than keys (rows that see no key) and fp16.
+    CorrectnessCase("d256 GQA 8/2 1500x1000 causal fp16", 1, 8, 2, 1500, 1000, 256, causal=True,
+                    dtype=torch.float16),
 ]
 
 
@@ -177,14 +181,14 @@ CORRECTNESS_CASES = [
 PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
     "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
-    "d128 GQA 8/2 60x1000 causal")]
+    "d128 GQA 8/2 60x1000 causal", "d256 GQA 8/2 1500x1000 causal fp16")]
 
 
 def forced_paths() -> dict:
     """name -> (environment variables, {candidate-list name in flashio.configs: replacement}) per path."""
     from flashio.configs import TileConfig
 
-    every_bucket = lambda *configs: {64: configs, 128: configs, 256: configs}
+    split_d256 = (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True),)
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
@@ -196,6 +200,7 @@ def forced_paths() -> dict:
             64: (TileConfig(128, 64, 8, 2, max_registers=128),),
             128: (TileConfig(128, 64, 8, 2, max_registers=128),),
             256: (TileConfig(64, 64, 4, 2),)}}),
+        "forward: Gluon (d=128, 256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {
@@ -207,17 +212,18 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon)": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {}),
         "backward: fused five-product (Gluon), other tiles": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
             "BACKWARD_FUSED_CANDIDATES": {64: (TileConfig(64, 128, 8, 2, "gluon"),),
-                                          128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),)}}),
-        # K/V in registers: in no tuned list yet (v0.9: compiled, never run on the GPU); at d=64 only (it
-        # spills at d=128, where these paths run the tuned tile again).
+                                          128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),),
+                                          256: (TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8,
+                                                           warp_specialised=True, split_roles=True),)}}),
+        # K/V in registers: at d=64 only (it spills at d=128; there and at d=256 these paths run the tuned tiles).
         "backward: fused five-product (Gluon), K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
             "BACKWARD_FUSED_CANDIDATES": {
                 64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),)}}),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),), 256: split_d256}}),
         "backward: fused five-product (Gluon), specialised, K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
             "BACKWARD_FUSED_CANDIDATES": {
                 64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),)}}),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),), 256: split_d256}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

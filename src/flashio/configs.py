@@ -43,7 +43,9 @@ class TileConfig:
     dQ tiles in shared memory (a reduce-add may still be reading one while the next is written);
     ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps;
     ``kv_in_registers`` (fused backward): K_j and V_j held in registers as the A operands of the two score
-    products, halving their shared-memory traffic.
+    products, halving their shared-memory traffic; ``split_roles`` (fused backward, d=256,
+    ``kernels/backward_gluon_split.py``): the probabilities/dV and the score-gradients/dK roles on two MMA
+    warpgroups of ``num_warps`` = 4 each, ``num_stages`` Q slots, dQ in ``dq_chunks`` chunks over both.
     """
 
     block_m: int
@@ -58,6 +60,7 @@ class TileConfig:
     dq_buffers: int = 2
     warp_specialised: bool = False
     kv_in_registers: bool = False
+    split_roles: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -127,15 +130,33 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # compete.
 # d=128: the warp-specialised form (a loader warp and a dQ reduce-add warp beside 8 MMA warps, dQ in one
 # product, two dQ buffers): 487 TFLOP/s at N=16k and 513 causal 16k, against 475 / 467 for the
-# non-specialised 64x128 tile and 447-458 for the two-kernel scheme (v0.7). None at d=256 (accumulators and
-# tiles do not fit). v0.9 also measured a form that queues the next block's S^T and dP^T behind dK (P^T and
+# non-specialised 64x128 tile and 447-458 for the two-kernel scheme (v0.7). At d=256 the accumulators and
+# tiles of these kernels do not fit. v0.9 also measured a form that queues the next block's S^T and dP^T behind dK (P^T and
 # dS^T from shared memory): 18-25% slower (the S^T/dP^T products read both operands from shared memory at
 # 64 query columns, which already fills its bandwidth), not kept.
-FUSED_TUNED_BUCKETS = (64, 128)
+# d=256: the role-split kernel (kernels/backward_gluon_split.py; two MMA warpgroups, one accumulator each,
+# a loader warp and a dQ warp per warpgroup): on the H200 (v0.10 probe, bf16) 335-455 TFLOP/s with one Q
+# slot and 64-column dQ chunks, 1.03-1.21x cuDNN's backward in the same process, against 204-263 for the
+# tuned two-kernel scheme (v0.7 grid); two Q slots with 32-column chunks 4-11% slower.
+# K/V in registers at d=64 (v0.10 probe, bf16, same process): the 64x64 tile +2-4% at N <= 4k (-4% at 16k
+# non-causal), the specialised 64x128 tile +3-9% at every point measured; those forms replace the plain ones.
+FUSED_TUNED_BUCKETS = (64, 128, 256)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1), TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
-         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True)),
+    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),
+         TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
+         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True),),
+    256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
+          TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
+}
+# The Gluon forward (Hopper; kernels/forward_gluon.py): block_m = the rows of both consumer warpgroups
+# (64 each), num_warps = one consumer's, stages = the K/V ring. Its causal loop masks only the diagonal
+# blocks. On the H200 (v0.10 probe, bf16, same process; benchmarks/experiments/forward_gluon) at d=256:
+# 541-636 TFLOP/s, 0.86-0.99x cuDNN, against 451-623 for the tuned Triton kernels in that run at N >= 2k; at d=128 it
+# wins only causal at N >= 4k (537-542 against 489 at 16k), so it joins the tuned choice at both.
+FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    128: (TileConfig(128, 128, 4, 3, "gluon"),),
+    256: (TileConfig(128, 64, 4, 2, "gluon"),),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
@@ -235,12 +256,12 @@ def length_bucket(n: int) -> int:
     return bucket
 
 
-KERNEL_PATHS = {"forward": ("pointer", "tma", "ws"), "backward": ("pointer", "tma", "ws", "gluon")}
+KERNEL_PATHS = {"forward": ("pointer", "tma", "ws", "gluon"), "backward": ("pointer", "tma", "ws", "gluon")}
 
 
 def forced_path(kernel_pass: str) -> str | None:
-    """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma`` or ``ws`` (backward also
-    ``gluon``, the fused five-product kernel) forces a kernel family where the inputs allow it (tests and
+    """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma``, ``ws`` or ``gluon`` (the
+    Gluon forward of ``kernels/forward_gluon.py``, the fused five-product backward) forces a kernel family where the inputs allow it (tests and
     experiments); unset, the path is part of the tuned choice. Any other value is an error naming the
     variable."""
     variable = f"FLASHIO_{kernel_pass.upper()}_PATH"

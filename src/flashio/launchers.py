@@ -39,12 +39,46 @@ LAYOUTS = ("bhnd", "bnhd", "thd")
 GLUON_TRITON_RELEASE = "3.6."
 try:
     from flashio.kernels import backward_gluon as backward_gluon_kernels
+    from flashio.kernels import backward_gluon_split as backward_gluon_split_kernels
+    from flashio.kernels import forward_gluon as forward_gluon_kernels
 except ImportError:  # a Triton without this Gluon
-    backward_gluon_kernels = None
+    backward_gluon_kernels = backward_gluon_split_kernels = forward_gluon_kernels = None
 GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.startswith(GLUON_TRITON_RELEASE)
 # Registers per thread of the warp-specialised fused backward's one-warp TMA loader and dQ reducer (they hold
 # a few indices and barrier phases); the MMA warps get the rest of the register file (setmaxnreg).
 FUSED_WORKER_REGISTERS = 24
+# The Gluon forward's two consumer warpgroups: 2 x 128 x 240 + 32 x 24 registers per program.
+GLUON_FORWARD_CONSUMER_REGISTERS = 240
+
+
+def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
+    """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
+    configuration: ``block_m`` rows split between its two consumer warpgroups."""
+    return dict(ROWS=config.block_m // 2, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
+                CONSUMER_REGS=GLUON_FORWARD_CONSUMER_REGISTERS, LOADER_REGS=FUSED_WORKER_REGISTERS)
+
+
+# The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:
+# 2 x 128 x 240 + 3 x 32 x 24 = 63744 of the 65536 registers of a multiprocessor.
+FUSED_SPLIT_MMA_REGISTERS = 240
+
+
+def fused_backward_kernel(config: TileConfig, head_dim: int):
+    """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the role-split kernel
+    (``split_roles``: dQ in ``dq_chunks`` column chunks over both warpgroups, ``num_stages`` Q slots), the
+    warp-specialised one, or the plain one. All take the same arguments and grid."""
+    if config.split_roles:
+        return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,
+            DO_STAGES=1, DQ_COLS=head_dim // config.dq_chunks, DQ_BUFFERS=config.dq_buffers,
+            MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS)
+    constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
+                     NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
+                     DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers)
+    if config.warp_specialised:
+        return backward_gluon_kernels.attention_backward_fused_ws_kernel, dict(
+            constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
+    return backward_gluon_kernels.attention_backward_fused_kernel, constants
 
 
 def interpreter_enabled() -> bool:
@@ -344,6 +378,13 @@ def attention_forward(
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        if config.path == "gluon":
+            _ensure_tma_allocator()
+            forward_gluon_kernels.attention_forward_gluon_kernel[grid](
+                q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, IS_CAUSAL=causal,
+                num_warps=config.num_warps, **gluon_forward_constants(config, problem.head_dim))
+            return
         if config.path == "ws":
             if q.is_cuda:
                 _ensure_tma_allocator()
@@ -393,6 +434,11 @@ def attention_forward(
     descriptor_candidates = {"tma": configs.FORWARD_TMA_CANDIDATES, "ws": configs.FORWARD_WS_CANDIDATES}
     # The warp-specialised kernel takes fixed-length batches only (kernels/forward_ws.py says why).
     ws_ok = descriptors_ok and varlen is None and (forced == "ws" or _ws_verified(q))
+    # The Gluon forward: Hopper only (warpgroup MMAs), fixed lengths, the Triton release of its Gluon.
+    gluon_ok = descriptors_ok and varlen is None and GLUON_AVAILABLE and q.is_cuda and \
+        device_capability(q.device) == (9, 0) and problem.block_d in configs.FORWARD_GLUON_CANDIDATES
+    if gluon_ok:
+        descriptor_candidates["gluon"] = configs.FORWARD_GLUON_CANDIDATES
     if forced == "ws" and descriptors_ok and not ws_ok:
         forced = "tma"
     if forced in descriptor_candidates and descriptors_ok:
@@ -403,12 +449,13 @@ def attention_forward(
             extra = {bucket: configs.FORWARD_TMA_CANDIDATES[bucket]
                      + (configs.FORWARD_WS_CANDIDATES[bucket]
                         if ws_ok and bucket in configs.WS_TUNED_BUCKETS["forward"] else ())
+                     + (configs.FORWARD_GLUON_CANDIDATES.get(bucket, ()) if gluon_ok else ())
                      for bucket in configs.FORWARD_TMA_CANDIDATES}
         # Whether the descriptor kernels may run is part of the key: a choice made for aligned, contiguous
         # inputs must not be reused for inputs those kernels cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
-                                extra is not None), sparse, extra_candidates=extra)
+                                extra is not None, gluon_ok), sparse, extra_candidates=extra)
     launch(config)
     return out, lse
 
@@ -491,21 +538,14 @@ def attention_backward(
             dq_accumulator.zero_()
             _ensure_tma_allocator()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
-            if config.warp_specialised:
-                kernel = backward_gluon_kernels.attention_backward_fused_ws_kernel
-                worker_registers = dict(LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
-            else:
-                kernel, worker_registers = backward_gluon_kernels.attention_backward_fused_kernel, {}
+            kernel, constants = fused_backward_kernel(config, problem.head_dim)
             kernel[grid](
                 q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                 *strides_bhnd(dq_accumulator, layout)[:3],
                 problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale,
-                BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim, IS_CAUSAL=causal,
-                NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers, num_warps=config.num_warps,
-                **worker_registers,
+                IS_CAUSAL=causal, num_warps=config.num_warps, **constants,
             )
 
         if forced == "gluon":

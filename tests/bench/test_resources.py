@@ -113,3 +113,26 @@ def test_fused_backward_tiles_with_k_and_v_in_registers_fit_at_d64_without_spill
         assert "error" not in row, row
         assert row["HGMMA"] > 0 and row["stack"] == 0, row
         assert row["programs_per_sm"] == (2 if row["num_warps"] == 4 else 1), row
+
+
+def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_without_spills(fused_backward):
+    # Two MMA warpgroups (one float32 accumulator of 64 x 256 each), a loader warp and two dQ warps, padded to
+    # 12 warps; 216 KB of shared memory at the tuned tile (configs.BACKWARD_FUSED_CANDIDATES[256]).
+    rows = [row for row in fused_backward if row["label"] == "backward fused gluon split d=256"]
+    assert len(rows) == 2
+    for row in rows:
+        assert "error" not in row, row
+        assert row["num_warps"] == 12 and row["programs_per_sm"] == 1, row
+        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0 and row["shared_kb"] <= 227, row
+        assert row["stack"] == 0, row
+
+
+def test_gluon_forward_tiles_fit_one_program_per_multiprocessor_without_spills():
+    # Two consumer warpgroups and a loader warp (12 warps); d=128 keeps a three-slot K/V ring (225 KB).
+    rows = _measure("forward gluon")
+    assert len(rows) == 2
+    for row in rows:
+        assert "error" not in row, row
+        assert row["num_warps"] == 12 and row["programs_per_sm"] == 1, row
+        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0 and row["shared_kb"] <= 227, row
+        assert row["stack"] == 0, row

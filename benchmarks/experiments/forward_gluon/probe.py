@@ -1,5 +1,6 @@
-"""GPU probe for the Gluon forward (kernel.py here, compiled for sm_90a on the CPU, not yet run on a GPU): its
-output and LSE against flashio's forward (analytic default tiles) at query-head groups, unequal lengths
+"""GPU probe for the Gluon forward (src/flashio/kernels/forward_gluon.py; this folder's kernel.py until its
+first run, H200 2026-11-30, v0.10, which found it correct at every shape below; rates in
+benchmarks/PERFORMANCE.md): its output and LSE against flashio's forward (analytic default tiles) at query-head groups, unequal lengths
 (rows that see no key), odd lengths and d in {64, 128, 256}; then TFLOP/s against cuDNN's forward and
 flashio's tuned forward in the same process, bf16, batch*N = 16k tokens, hidden 2048. A hang means a barrier
 protocol error: run it under ``timeout``.
@@ -10,18 +11,15 @@ Tile tuples: (rows per consumer, block_n, stages).
 """
 
 import os
-import sys
 
 import torch
 import torch.nn.functional as F
 import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-import kernel  # noqa: E402
-import flashio  # noqa: E402
-from flashio import launchers  # noqa: E402
+import flashio
+from flashio import launchers
+from flashio.kernels import forward_gluon as kernel
 
 TILES = {64: [(64, 128, 2), (64, 128, 3)], 128: [(64, 128, 2), (64, 128, 3)], 256: [(64, 64, 2)]}
 

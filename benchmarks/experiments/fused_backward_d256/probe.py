@@ -1,20 +1,24 @@
-"""GPU probe for the d=256 fused backward (kernel.py here, compiled for sm_90a on the CPU, not yet run on a
-GPU): its gradients against flashio's two-kernel backward (analytic default tiles, FLASHIO_AUTOTUNE=0, so
-nothing is tuned), at query-head groups, unequal lengths and one query block per head first, then TFLOP/s
-of the fused kernel and of cuDNN's backward (SDPA, backward only: the graph of one forward kept) in the
-same process, bf16, batch*N = 16k tokens, 8 heads of 256. A hang means a barrier protocol error: run it
-under ``timeout``.
+"""GPU probe for the role-split fused backward at d=256 (``attention_backward_fused_split_kernel`` in
+src/flashio/kernels/backward_gluon_split.py): its gradients against flashio's two-kernel backward (analytic
+default tiles, FLASHIO_AUTOTUNE=0, so nothing is tuned) and flash-attn's two-reference ratios (error to a
+float32 reference over that of PyTorch's bf16 attention; the rule allows 3 for gradients) at query-head
+groups, unequal and odd lengths and one query block per head; then TFLOP/s of cuDNN's backward (SDPA,
+backward only: the graph of one forward kept), of the two-kernel backward with its default tiles and of the
+fused kernel per tile, in one process, bf16, batch*N = 16k tokens, 8 heads of 256. A hang would mean a
+barrier protocol error: run it under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_d256/probe.py
 
-The v0.7 grid's two-kernel backward at d=256 for comparison: 204-250 TFLOP/s non-causal, 174-263 causal
-(benchmarks/PERFORMANCE.md). Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers, dq_overlap, P in float32 for dS^T).
+Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers).
 
-Run 1 (2026-11-30, v0.10 session): dV matched to 0.0000 but dQ was off by 0.4-4.3 in every tile: the dQ
-reducers' descriptors spanned DQ_COLS columns, so every chunk past the first was dropped (fixed in kernel.py).
-dK was off by up to 0.03 in causal shapes: B formed dS^T from the bf16-rounded P^T that A hands over; the
-P_FP32 form hands it over in float32 (+8 KB). Run 2 adds flash-attn's two-reference rule: the error to a
-float32 reference divided by that of PyTorch's bf16 attention (the rule allows 3 for gradients).
+History (H200, 2026-11-30). Run 1 (the kernel, then in this folder, first run): dV matched to 0.0000 but
+dQ was off by 0.4-4.3 for every tile: the dQ reducers' descriptors spanned DQ_COLS columns, so every chunk
+past the first was dropped; and dK was off by up to 0.03 in causal shapes, because B formed dS^T from the
+bf16-rounded P^T that A handed over. Run 2, both fixed (P^T in float32, +8 KB): all tiles within 0.002 of
+the two-kernel backward with the same two-reference ratios as it (bf16 P^T: up to 1.8 times larger);
+overlapping a dQ chunk's write with the next chunk's product gained nothing (within 1-3%, either way), so
+the kernel moved to the library without that option or the bf16 P^T (the commit before the move has this
+folder's kernel.py). Rates in benchmarks/PERFORMANCE.md (v0.10).
 """
 
 import os
@@ -25,32 +29,29 @@ import torch.nn.functional as F
 import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
-import kernel  # noqa: E402
 from fused_backward_probe import inputs  # noqa: E402  (benchmarks/fused_backward_probe.py)
 from flashio import launchers  # noqa: E402
+from flashio.kernels.backward_gluon_split import attention_backward_fused_split_kernel  # noqa: E402
 from flashio.reference import attention_reference  # noqa: E402
 
-TILES = [(2, 1, 32, 2, False, False), (2, 1, 32, 2, False, True), (1, 1, 64, 2, False, True),
-         (2, 1, 32, 2, True, True)]
+TILES = [(1, 1, 64, 2), (2, 1, 32, 2)]
 
 
 def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
     """(dq, dk, dv) from the d=256 fused kernel with these ring depths and dQ chunks."""
-    q_stages, do_stages, dq_cols, dq_buffers, dq_overlap, p_fp32 = tiles
+    q_stages, do_stages, dq_cols, dq_buffers = tiles
     launchers._ensure_tma_allocator()
     dq_acc = torch.zeros(q.shape, device=q.device, dtype=torch.float32)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
-    kernel.attention_backward_fused_d256_kernel[(triton.cdiv(k.shape[2], 64), k.shape[1], q.shape[0])](
+    attention_backward_fused_split_kernel[(triton.cdiv(k.shape[2], 64), k.shape[1], q.shape[0])](
         q, k, v, do, lse, delta, dk, dv, dq_acc,
         *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *do.stride()[:3], *lse.stride(),
         *dk.stride()[:3], *dv.stride()[:3], *dq_acc.stride()[:3],
         q.shape[2], k.shape[2], q.shape[1] // k.shape[1], scale,
         BLOCK_M=64, BLOCK_N=64, HEAD_DIM=256, IS_CAUSAL=causal, Q_STAGES=q_stages, DO_STAGES=do_stages,
-        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, DQ_OVERLAP=dq_overlap,
-        P_FP32=p_fp32, num_warps=4)
+        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, num_warps=4)
     return dq_acc.to(q.dtype), dk, dv
 
 

@@ -33,7 +33,7 @@ import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
-from flashio import launchers
+from flashio import configs, launchers
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import forward as forward_kernels
@@ -163,6 +163,11 @@ def surveyed():
         rows.append((f"forward ws{' persistent' if config.persistent else ''} d={d}", kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           MAY_MASK=False), config))
+    # The Gluon forward (v0.10): two consumer warpgroups and a loader warp; the tuned tiles.
+    for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items() if launchers.GLUON_AVAILABLE else ():
+        for config in candidates:
+            rows.append((f"forward gluon d={d}", launchers.forward_gluon_kernels.attention_forward_gluon_kernel,
+                         dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \
@@ -181,8 +186,9 @@ def surveyed():
         rows.append((f"backward dQ ws d={d}", backward_ws_kernels.attention_backward_dq_ws_kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False), config))
     # The fused five-product backward (Gluon): the tuned tiles and the forced-only ones ("other tiles" in
-    # flashio.check), non-specialised (v0.8) and warp-specialised (v0.9: a loader warp and a dQ warp beside
-    # the MMA warps); surveyed with the Triton release its Gluon was written for.
+    # flashio.check), non-specialised (v0.8), warp-specialised (v0.9: a loader warp and a dQ warp beside
+    # the MMA warps) and role-split at d=256 (v0.10: two MMA warpgroups); surveyed with the Triton release
+    # its Gluon was written for.
     gluon_tiles = ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
                    (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
                    (64, TileConfig(64, 128, 8, 2, "gluon")),
@@ -190,19 +196,13 @@ def surveyed():
                    (128, TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2)),
                    (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)),
                    (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True)),
-                   (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True)))
+                   (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True)),
+                   *((256, config) for config in configs.BACKWARD_FUSED_CANDIDATES[256]))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
-        constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
-                         NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
-                         DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers)
-        if config.warp_specialised:
-            rows.append((f"backward fused gluon ws{' kv-regs' if config.kv_in_registers else ''} d={d}",
-                         launchers.backward_gluon_kernels.attention_backward_fused_ws_kernel,
-                         dict(constants, LOADER_REGS=launchers.FUSED_WORKER_REGISTERS,
-                              REDUCER_REGS=launchers.FUSED_WORKER_REGISTERS), config))
-        else:
-            rows.append((f"backward fused gluon{' kv-regs' if config.kv_in_registers else ''} d={d}",
-                         launchers.backward_gluon_kernels.attention_backward_fused_kernel, constants, config))
+        kernel, constants = launchers.fused_backward_kernel(config, d)
+        form = " split" if config.split_roles else " ws" if config.warp_specialised else ""
+        rows.append((f"backward fused gluon{form}{' kv-regs' if config.kv_in_registers else ''} d={d}", kernel,
+                     dict(constants, IS_CAUSAL=False), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

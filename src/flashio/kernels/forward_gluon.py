@@ -1,5 +1,5 @@
-"""A warp-specialised forward in Gluon whose causal key loop masks only the blocks that need it (v0.9
-experiment: compiled for sm_90a on the CPU, **not yet run on a GPU**).
+"""A warp-specialised forward in Gluon whose causal key loop masks only the blocks that need it (Hopper;
+only ``@gluon.jit`` code here).
 
 flashio's warp-specialised forward (src/flashio/kernels/forward_ws.py) is written at the Triton level, where
 the partitioner splits one key loop into producer and consumers; a second loop (unmasked blocks, then the
@@ -18,7 +18,10 @@ d=128 4k while cuDNN's loses 1%. Here the partitions are explicit:
   directly. Rows that see no key get O = 0 and LSE = -inf, as in the Triton kernels.
 
 Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
-first consumer); the second consumer and the loader are added. Fixed lengths, no dropout or block mask.
+first consumer); the second consumer and the loader are added. Fixed lengths, no dropout or block mask (the
+launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
+(tests/bench/test_resources.py); its numerics are checked on the GPU by ``python -m flashio.check``
+(benchmarks/experiments/forward_gluon/probe.py has its first run: H200, 2026-11-30, v0.10).
 """
 
 from triton.experimental import gluon

@@ -1,32 +1,36 @@
-"""A fused five-product backward for d=256 in Gluon, with the roles split between two MMA warpgroups
-(v0.9 experiment: compiled for sm_90a on the CPU, **not yet run on a GPU**).
+"""The fused five-product backward with its roles split between two MMA warpgroups, for large head dims on
+Hopper (d=256); only ``@gluon.jit`` code here.
 
-Why a different structure at d=256: one warpgroup cannot hold both float32 accumulators of a 64-key block
-(dK and dV, 64 x 256 each, are 128 registers per thread apiece), and shared memory cannot hold K, V, a
-two-slot Q/dO ring and a float32 dQ tile (64 + 128 + 64 KB). So, per key block K_j, V_j (64 keys) and
-query block i (64 queries):
+Why a different structure from ``backward_gluon.py``: at d=256 one warpgroup cannot hold both float32
+accumulators of a 64-key block (dK_j and dV_j, 64 x 256 each, are 128 registers per thread apiece), and shared
+memory cannot hold K_j, V_j, a Q/dO ring and a whole float32 dQ tile. So, per key block K_j, V_j (BLOCK_N
+keys) and query block i (BLOCK_M queries), with the products of FlashAttention-2's Algorithm 2:
 
-- warpgroup A (the default partition): S^T = K_j Q_i^T, P^T = exp2(qk_scale S^T - lse2_i) (causal mask
-  here), P^T -> shared memory for B, dV_j += P^T dO_i (P^T in registers as the A operand), then its half of
-  the dQ_i column chunks;
-- warpgroup B: dP^T = V_j dO_i^T, reads P^T, dS^T = P^T o (dP^T - D_i) -> shared memory, dK_j += dS^T Q_i
-  (dS^T in registers), then the other half of the dQ_i chunks;
+- warpgroup A (the default partition): S^T = K_j Q_i^T, P^T = exp2(qk_scale S^T - lse2_i) (the causal mask
+  here), P^T -> shared memory in float32 for B, dV_j += P^T dO_i (P^T in registers, in the input precision,
+  as the A operand), then the first half of the dQ_i column chunks;
+- warpgroup B: dP^T = V_j dO_i^T, dS^T = P^T o (dP^T - D_i) -> shared memory, dK_j += dS^T Q_i (dS^T in
+  registers), then the second half of the dQ_i chunks;
 - dQ_i = tau dS_ij K_j in DQ_COLS-column chunks, each written to one of DQ_BUFFERS float32 tiles of its
   warpgroup and reduce-added into the float32 accumulator by that warpgroup's reducer warp (TMA bulk
-  reduce-add);
+  reduce-add, as in ``backward_gluon.py``);
 - a loader warp: K_j, V_j once, then Q_i into a ring of Q_STAGES slots and dO_i into a ring of DO_STAGES
-  slots (separate rings, so that with one dO slot the next dO_i is requested once dV_i and dP^T_i are done).
+  slots (separate rings: the next dO_i is requested as soon as both its readers are done).
 
-Shared memory at the default (Q_STAGES=2, DO_STAGES=1, DQ_COLS=32, DQ_BUFFERS=2): K, V 64 KB, Q 64 KB,
-dO 32 KB, P^T and dS^T 16 KB, dQ 2 x 2 x 8 KB = 32 KB: 208 KB. Registers: A holds dV (128), S^T (32), P^T
-(16), a dQ chunk (16); B holds dK (128), dP^T (32), P^T and dS^T (32), a dQ chunk (16).
+P^T travels in float32 so that dS^T is formed from the same P as in the one-warpgroup kernels (handed over
+in bf16 it made the error of dQ and dK to a float32 reference up to 1.8 times larger; H200, v0.10).
+Shared memory at Q_STAGES=1, DO_STAGES=1, DQ_COLS=64, DQ_BUFFERS=2: K, V 64 KB, Q 32 KB, dO 32 KB, P^T
+16 KB, dS^T 8 KB, dQ 2 x 2 x 16 KB: 216 KB, one program per multiprocessor. Registers: 240 per MMA thread
+(``setmaxnreg``), WORKER_REGS per loader/reducer thread.
 
-Synchronisation (mbarriers; an arrive of a multi-warp partition is one thread's, after a partition
-barrier): q_ready/q_empty and do_ready/do_empty (the empties count 2: A and B both read each Q_i and dO_i),
+Synchronisation (mbarriers; a multi-warp partition arrives from one thread after a partition barrier):
+q_ready/q_empty and do_ready/do_empty (the empties count 2: A and B both read each Q_i and dO_i),
 p_ready/p_empty (A -> B, P^T), ds_ready/ds_free (B -> A, dS^T; ds_free counts 2: both finished their dQ
-chunks, which read it), dq_ready/dq_empty per warpgroup and buffer. A producer waits on a fresh "empty"
+products, which read it), dq_ready/dq_empty per warpgroup and buffer. A producer waits on a fresh "empty"
 barrier with the opposite parity, so its first wait passes. Same arguments and grid as
-``attention_backward_fused_kernel`` (src/flashio/kernels/backward_gluon.py), HEAD_DIM = 256.
+``attention_backward_fused_kernel``; the launcher zeroes the float32 dQ accumulator. Gluon has no
+interpreter: on a CPU this file is only compiled (tests/bench/test_resources.py); its numerics are checked
+on the GPU by ``python -m flashio.check``.
 """
 
 from triton.experimental import gluon
@@ -96,8 +100,8 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
     count = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
-        # The descriptor spans all HEAD_DIM columns; its tiles are DQ_COLS wide. (v0.9's first form spanned
-        # DQ_COLS columns, so every chunk past the first was out of bounds and dropped by the copy engine.)
+        # The descriptor spans all HEAD_DIM columns, its tiles DQ_COLS of them (spanning only DQ_COLS, every
+        # chunk past the first would be out of bounds: the copy engine drops those without an error).
         head_start = DQ_ACC + batch.to(gl.int64) * stride_dqb + head.to(gl.int64) * stride_dqh
         dq_desc = tma.make_tensor_descriptor(head_start, shape=[seqlen_q, HEAD_DIM], strides=[stride_dqm, 1],
                                              block_shape=[BLOCK_M, DQ_COLS], layout=dq_tile_layout)
@@ -114,25 +118,17 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
 
 @gluon.jit
 def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, FIRST_CHUNK: gl.constexpr,
-               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-               DQ_OVERLAP: gl.constexpr):
+               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
     """This warpgroup's half of dQ_i = tau dS K_j, DQ_COLS columns at a time, each into a free float32 tile
-    marked ready for the reducer; with DQ_OVERLAP the next chunk's product is issued before this one is
-    written (two chunks' registers live). Returns the updated chunk count."""
+    marked ready for the reducer; the next chunk's product is issued once this one is in shared memory.
+    Returns the updated chunk count."""
     CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
     dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, DQ_COLS, 16])
-    issued = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice(FIRST_CHUNK * DQ_COLS, DQ_COLS, dim=1),
-                           gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
     for chunk in gl.static_range(CHUNKS):
-        dq = issued
-        if DQ_OVERLAP and chunk + 1 < CHUNKS:
-            issued = warpgroup_mma(ds_smem.permute((1, 0)),
-                                   k_smem.slice((FIRST_CHUNK + chunk + 1) * DQ_COLS, DQ_COLS, dim=1),
-                                   gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
-            dq = warpgroup_mma_wait(num_outstanding=1, deps=[dq])
-        else:
-            dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+        dq = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice((FIRST_CHUNK + chunk) * DQ_COLS, DQ_COLS, dim=1),
+                           gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
+        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
         buf = count % DQ_BUFFERS
         mbarrier.wait(dq_empty.index(buf), ((count // DQ_BUFFERS) & 1) ^ 1)
         dq_smem.index(buf).store(dq * softmax_scale)
@@ -140,10 +136,6 @@ def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scal
         gl.thread_barrier()
         mbarrier.arrive(dq_ready.index(buf))
         count += 1
-        if not DQ_OVERLAP and chunk + 1 < CHUNKS:
-            issued = warpgroup_mma(ds_smem.permute((1, 0)),
-                                   k_smem.slice((FIRST_CHUNK + chunk + 1) * DQ_COLS, DQ_COLS, dim=1),
-                                   gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout), use_acc=False, is_async=True)
     return count
 
 
@@ -168,8 +160,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              dq_ready, dq_empty,
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr,
-                             P_FP32: gl.constexpr):
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_smem.dtype
@@ -205,10 +196,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                 p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
             p_lo = p_t.to(dtype)
             mbarrier.wait(p_empty, (it & 1) ^ 1)  # B has read the previous block's P^T
-            if P_FP32:
-                p_smem.store(p_t)  # B's dS^T then sees the same P as dV's did before rounding
-            else:
-                p_smem.store(p_lo)
+            p_smem.store(p_t)  # in float32: B's dS^T uses P before its rounding to the input precision
             fence_async_shared()
             gl.thread_barrier()
             mbarrier.arrive(p_ready)
@@ -219,7 +207,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
             mbarrier.arrive(do_empty.index(do_slot))  # A's read of dO_i is done
             mbarrier.wait(ds_ready, it & 1)
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, 0,
-                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)
+                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
             mbarrier.arrive(ds_free)  # A's dQ products, readers of dS^T, are done (waited in _dq_chunks)
             it += 1
     _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
@@ -235,7 +223,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                ds_free, dq_ready, dq_empty,
                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
-                               DQ_BUFFERS: gl.constexpr, DQ_OVERLAP: gl.constexpr):
+                               DQ_BUFFERS: gl.constexpr):
     """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
     dtype: gl.constexpr = k_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -278,7 +266,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
             gl.thread_barrier()
             mbarrier.arrive(q_empty.index(q_slot))  # B's read of Q_i is done
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale,
-                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)
+                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
             mbarrier.arrive(ds_free)
             it += 1
     _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
@@ -286,7 +274,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
 
 
 @gluon.jit
-def attention_backward_fused_d256_kernel(
+def attention_backward_fused_split_kernel(
     Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
     stride_qb, stride_qh, stride_qm,
     stride_kb, stride_kh, stride_kn,
@@ -299,7 +287,7 @@ def attention_backward_fused_d256_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, DQ_OVERLAP: gl.constexpr, P_FP32: gl.constexpr = False,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
@@ -308,8 +296,7 @@ def attention_backward_fused_d256_kernel(
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     s_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
-    p_dtype: gl.constexpr = gl.float32 if P_FP32 else dtype
-    p_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], p_dtype)
+    p_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], gl.float32)
     dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
 
     start_n = gl.program_id(0) * BLOCK_N
@@ -321,7 +308,7 @@ def attention_backward_fused_d256_kernel(
     v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_smem = gl.allocate_shared_memory(dtype, [Q_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
     do_smem = gl.allocate_shared_memory(dtype, [DO_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    p_smem = gl.allocate_shared_memory(p_dtype, [BLOCK_N, BLOCK_M], p_tile_layout)
+    p_smem = gl.allocate_shared_memory(gl.float32, [BLOCK_N, BLOCK_M], p_tile_layout)
     ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], s_tile_layout)
     dq_smem_a = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
     dq_smem_b = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, DQ_COLS], dq_tile_layout)
@@ -362,14 +349,14 @@ def attention_backward_fused_d256_kernel(
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP, P_FP32)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_b, dq_empty_b,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, DQ_OVERLAP)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
         (_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

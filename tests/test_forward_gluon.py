@@ -1,0 +1,33 @@
+"""The Gluon forward (kernels/forward_gluon.py) is a Hopper-only kernel: Gluon has no interpreter, so on the
+CPU its numerics cannot run. What is checked here: its tiles (two 64-row consumer warpgroups), that forcing
+it where it cannot run falls back to the Triton kernels with the reference's output, and
+(tests/bench/test_resources.py) that its tiles compile for sm_90a without spills. Its output and LSE are
+checked on the H200 by ``python -m flashio.check`` (the default cases at d=128 and 256, where it joins the
+tuned choice, and the forced path ``forward: Gluon (d=128, 256)``)."""
+
+import pytest
+import torch
+
+import flashio
+from flashio import configs
+from flashio.kernels import forward_gluon
+from helpers import check_against_reference, random_qkv, record_grids
+
+
+def test_every_gluon_forward_tile_splits_its_rows_between_two_64_row_warpgroups():
+    # ROWS = block_m // 2 rows per consumer: one warpgroup MMA is 64 rows tall.
+    for bucket, candidates in configs.FORWARD_GLUON_CANDIDATES.items():
+        for config in candidates:
+            assert config.path == "gluon" and config.block_m == 128 and config.num_warps == 4, config
+            assert bucket in configs.FORWARD_TMA_CANDIDATES, bucket
+
+
+@pytest.mark.parametrize("head_dim", [128, 256])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_forcing_the_gluon_forward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal, head_dim):
+    launched = record_grids(monkeypatch, forward_gluon, "attention_forward_gluon_kernel")
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "gluon")
+    torch.manual_seed(5)
+    q, k, v = random_qkv(1, 2, 2, 45, 70, head_dim, torch.bfloat16)
+    check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
+    assert launched == []
