@@ -131,9 +131,9 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # d=128: the warp-specialised form (a loader warp and a dQ reduce-add warp beside 8 MMA warps, dQ in one
 # product, two dQ buffers): 487 TFLOP/s at N=16k and 513 causal 16k, against 475 / 467 for the
 # non-specialised 64x128 tile and 447-458 for the two-kernel scheme (v0.7). At d=256 the accumulators and
-# tiles of these kernels do not fit. v0.9 also measured a form that queues the next block's S^T and dP^T behind dK (P^T and
-# dS^T from shared memory): 18-25% slower (the S^T/dP^T products read both operands from shared memory at
-# 64 query columns, which already fills its bandwidth), not kept.
+# tiles of these kernels do not fit. v0.9 also measured a form that queues the next block's S^T and dP^T
+# behind dK (P^T and dS^T from shared memory): 18-25% slower (the S^T/dP^T products read both operands
+# from shared memory at 64 query columns, which already fills its bandwidth), not kept.
 # d=256: the role-split kernel (kernels/backward_gluon_split.py; two MMA warpgroups, one accumulator each,
 # a loader warp and a dQ warp per warpgroup): on the H200 (v0.10 probe, bf16) 335-455 TFLOP/s with one Q
 # slot and 64-column dQ chunks, 1.03-1.21x cuDNN's backward in the same process, against 204-263 for the
@@ -261,9 +261,9 @@ KERNEL_PATHS = {"forward": ("pointer", "tma", "ws", "gluon"), "backward": ("poin
 
 def forced_path(kernel_pass: str) -> str | None:
     """``FLASHIO_FORWARD_PATH`` / ``FLASHIO_BACKWARD_PATH`` = ``pointer``, ``tma``, ``ws`` or ``gluon`` (the
-    Gluon forward of ``kernels/forward_gluon.py``, the fused five-product backward) forces a kernel family where the inputs allow it (tests and
-    experiments); unset, the path is part of the tuned choice. Any other value is an error naming the
-    variable."""
+    Gluon forward of ``kernels/forward_gluon.py``, the fused five-product backward) forces a kernel family
+    where the inputs allow it (tests and experiments); unset, the path is part of the tuned choice. Any other
+    value is an error naming the variable."""
     variable = f"FLASHIO_{kernel_pass.upper()}_PATH"
     value = os.environ.get(variable) or None
     if value is not None and value not in KERNEL_PATHS[kernel_pass]:

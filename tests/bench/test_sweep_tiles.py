@@ -26,6 +26,10 @@ def test_role_split_fused_backward_tiles_say_so():
                                       split_roles=True)) == "gluon 64x64 w4 s1 dq4x2 ws split"
 
 
+def test_gluon_forward_tiles_have_no_dq_fields():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon"), "forward") == "gluon 128x128 w4 s3"
+
+
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"
 
