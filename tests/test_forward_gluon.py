@@ -22,6 +22,13 @@ def test_every_gluon_forward_tile_splits_its_rows_between_two_64_row_warpgroups(
             assert bucket in configs.FORWARD_TMA_CANDIDATES, bucket
 
 
+def test_pipelined_gluon_forward_tiles_keep_three_key_value_slots():
+    # The pipelined loop holds two blocks' slots at once; with two slots the loader could not run ahead.
+    for candidates in configs.FORWARD_GLUON_CANDIDATES.values():
+        for config in candidates:
+            assert not config.pipelined or config.num_stages >= 3, config
+
+
 @pytest.mark.parametrize("head_dim", [128, 256])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 def test_forcing_the_gluon_forward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal, head_dim):

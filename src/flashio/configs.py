@@ -45,7 +45,9 @@ class TileConfig:
     ``kv_in_registers`` (fused backward): K_j and V_j held in registers as the A operands of the two score
     products, halving their shared-memory traffic; ``split_roles`` (fused backward, d=256,
     ``kernels/backward_gluon_split.py``): the probabilities/dV and the score-gradients/dK roles on two MMA
-    warpgroups of ``num_warps`` = 4 each, ``num_stages`` Q slots, dQ in ``dq_chunks`` chunks over both.
+    warpgroups of ``num_warps`` = 4 each, ``num_stages`` Q slots, dQ in ``dq_chunks`` chunks over both;
+    ``pipelined`` (Gluon forward): the next key block's scores are computed while this block's softmax runs
+    (FlashAttention-3's intra-warpgroup overlap; needs three K/V slots to keep the loader ahead).
     """
 
     block_m: int
@@ -61,6 +63,7 @@ class TileConfig:
     warp_specialised: bool = False
     kv_in_registers: bool = False
     split_roles: bool = False
+    pipelined: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -154,8 +157,12 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # blocks. On the H200 (v0.10 probe, bf16, same process; benchmarks/experiments/forward_gluon) at d=256:
 # 541-636 TFLOP/s, 0.86-0.99x cuDNN, against 451-623 for the tuned Triton kernels in that run at N >= 2k; at d=128 it
 # wins only causal at N >= 4k (537-542 against 489 at 16k), so it joins the tuned choice at both.
+# The pipelined form (``pipelined=True``: S_j's product issued beside P_{j-1} V_{j-1}, the softmax of S_j
+# overlapping the latter) was compiled for sm_90a after the v0.10 grid (no spills; the SASS keeps one
+# product in flight across the softmax) and first run on the GPU by ``flashio.check`` (forced path
+# "forward: Gluon", which takes the first tile) and benchmarks/experiments/forward_gluon/probe.py.
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    128: (TileConfig(128, 128, 4, 3, "gluon"),),
+    128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True), TileConfig(128, 128, 4, 3, "gluon")),
     256: (TileConfig(128, 64, 4, 2, "gluon"),),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer

@@ -30,6 +30,11 @@ def test_gluon_forward_tiles_have_no_dq_fields():
     assert describe_choice(TileConfig(128, 128, 4, 3, "gluon"), "forward") == "gluon 128x128 w4 s3"
 
 
+def test_pipelined_gluon_forward_tiles_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True), "forward") == \
+        "gluon 128x128 w4 s3 pipelined"
+
+
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"
 

@@ -7,7 +7,9 @@ protocol error: run it under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_gluon/probe.py
 
-Tile tuples: (rows per consumer, block_n, stages).
+Tile tuples: (rows per consumer, block_n, stages, pipelined). Run 1 (v0.10): the plain tiles (64, 128, 2|3)
+at d=64/128 and (64, 64, 2) at d=256; run 2 compares the pipelined loop (next block's scores during this
+block's softmax) with the plain one.
 """
 
 import os
@@ -21,11 +23,12 @@ import flashio
 from flashio import launchers
 from flashio.kernels import forward_gluon as kernel
 
-TILES = {64: [(64, 128, 2), (64, 128, 3)], 128: [(64, 128, 2), (64, 128, 3)], 256: [(64, 64, 2)]}
+TILES = {64: [(64, 128, 3, False), (64, 128, 3, True)], 128: [(64, 128, 3, False), (64, 128, 3, True)],
+         256: [(64, 64, 2, False), (64, 64, 2, True)]}
 
 
 def gluon_forward(q, k, v, causal, tiles):
-    rows, block_n, stages = tiles
+    rows, block_n, stages, pipelined = tiles
     launchers._ensure_tma_allocator()
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
@@ -33,7 +36,7 @@ def gluon_forward(q, k, v, causal, tiles):
         q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3], *lse.stride(),
         q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5,
         ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages, CONSUMER_REGS=240,
-        LOADER_REGS=24, num_warps=4)
+        LOADER_REGS=24, PIPELINED=pipelined, num_warps=4)
     return out, lse
 
 

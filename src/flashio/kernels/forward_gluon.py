@@ -62,14 +62,12 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
 
 
 @gluon.jit
-def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale,
-               MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
-               HEAD_DIM: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
-    """One step of the online softmax: S = Q K_j^T, m, l and O updated, O += P V_j (both products waited)."""
-    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    s = warpgroup_mma(q_buf, k_buf.permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
-                      use_acc=False, is_async=True)
-    s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
+                    IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr):
+    """One block of scores S into the running softmax (base 2, FlashAttention-2 section 3.1):
+    m' = max(m, rowmax(S) qk_scale), P = exp2(S qk_scale - m'), alpha = exp2(m - m'), l' = l alpha + rowsum(P).
+    Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
+    visible key score -inf."""
     if MASKED:
         keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
         visible = (keys < seqlen_k)[None, :]
@@ -84,6 +82,20 @@ def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, caus
     p = gl.exp2(s * qk_scale - m_safe[:, None])
     alpha = gl.exp2(m_i - m_safe)
     l_i = l_i * alpha + gl.sum(p, 1)
+    return p, alpha, m_new, l_i
+
+
+@gluon.jit
+def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale,
+               MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+               HEAD_DIM: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
+    """One step of the online softmax: S = Q K_j^T, m, l and O updated, O += P V_j (both products waited)."""
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    s = warpgroup_mma(q_buf, k_buf.permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
+                      use_acc=False, is_async=True)
+    s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+    p, alpha, m_new, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
+                                           IS_CAUSAL, BLOCK_N, s_layout)
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     acc = warpgroup_mma(gl.convert_layout(p.to(v_buf.dtype), lhs_layout), v_buf, acc, is_async=True)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
@@ -91,11 +103,100 @@ def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, caus
 
 
 @gluon.jit
+def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
+              causal_shift, qk_scale, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+              HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
+    """Key blocks [0, own_end), each product waited before the next step: unmasked ones up to
+    ``unmasked_end``, then masked ones. Returns (O, m, l, blocks consumed)."""
+    it = 0
+    for start_n in range(0, unmasked_end, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
+                                   seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   s_layout, o_layout)
+        mbarrier.arrive(kv_empty.index(slot))
+        it += 1
+    for start_n in range(unmasked_end, own_end, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
+                                   seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   s_layout, o_layout)
+        mbarrier.arrive(kv_empty.index(slot))
+        it += 1
+    return acc, m_i, l_i, it
+
+
+@gluon.jit
+def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
+                    causal_shift, qk_scale, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
+                    BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
+                    o_layout: gl.constexpr):
+    """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together, the softmax of S_j while
+    the second product runs, then O rescaled by alpha_j and block j-1's slot released. Returns
+    (O, P_j as the A operand of the next step, m, l)."""
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    slot = it % NUM_STAGES
+    previous = (it - 1) % NUM_STAGES
+    mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+    s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
+                      use_acc=False, is_async=True)
+    acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # products complete in order: S_j is done
+    p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
+                                             IS_CAUSAL, BLOCK_N, s_layout)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    mbarrier.arrive(kv_empty.index(previous))
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    return acc, gl.convert_layout(p_new.to(v_smem.dtype), lhs_layout), m_i, l_i
+
+
+@gluon.jit
+def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
+                        seqlen_k, causal_shift, qk_scale, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
+                        BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+                        s_layout: gl.constexpr, o_layout: gl.constexpr):
+    """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
+    3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (always
+    masked: a mask is correct for any block) and the last P V product are the prologue and epilogue. Two
+    blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead."""
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
+    it = 0
+    if own_end > 0:
+        mbarrier.wait(kv_ready.index(0), 0)
+        s = warpgroup_mma(q_buf, k_smem.index(0).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
+                          use_acc=False, is_async=True)
+        s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+        p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale, True,
+                                                   IS_CAUSAL, BLOCK_N, s_layout)
+        p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
+        it = 1
+    for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
+        acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
+                                           start_n, seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS,
+                                           BLOCK_N, NUM_STAGES, s_layout, o_layout)
+        it += 1
+    for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
+        acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
+                                           start_n, seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS,
+                                           BLOCK_N, NUM_STAGES, s_layout, o_layout)
+        it += 1
+    if own_end > 0:
+        last = (it - 1) % NUM_STAGES
+        acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+        mbarrier.arrive(kv_empty.index(last))
+    return acc, m_i, l_i, it
+
+
+@gluon.jit
 def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
               batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
               q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr):
+              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
     """Query rows [start_m + HALF * ROWS, + ROWS): the key loop in up to three ranges — unmasked blocks,
     masked ones (the causal diagonal, the end of the keys), and blocks past these rows' last visible key,
     released without work — then the epilogue."""
@@ -123,23 +224,14 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
     mbarrier.wait(q_ready.index(HALF), 0)
-    it = 0
-    for start_n in range(0, unmasked_end, BLOCK_N):
-        slot = it % NUM_STAGES
-        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
-                                   seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                   s_layout, o_layout)
-        mbarrier.arrive(kv_empty.index(slot))
-        it += 1
-    for start_n in range(unmasked_end, own_end, BLOCK_N):
-        slot = it % NUM_STAGES
-        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
-                                   seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                   s_layout, o_layout)
-        mbarrier.arrive(kv_empty.index(slot))
-        it += 1
+    if PIPELINED:
+        acc, m_i, l_i, it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows,
+                                                unmasked_end, own_end, seqlen_k, causal_shift, qk_scale, IS_CAUSAL,
+                                                ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout)
+    else:
+        acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
+                                      own_end, seqlen_k, causal_shift, qk_scale, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                      NUM_STAGES, s_layout, o_layout)
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -172,6 +264,7 @@ def attention_forward_gluon_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
+    PIPELINED: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
@@ -206,11 +299,11 @@ def attention_forward_gluon_kernel(
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES)),
+                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES)),
+                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES)),
