@@ -1,6 +1,6 @@
 """The Gluon forward (kernels/forward_gluon.py) is a Hopper-only kernel: Gluon has no interpreter, so on the
 CPU its numerics cannot run. What is checked here: its tiles (two 64-row consumer warpgroups), that forcing
-it where it cannot run falls back to the Triton kernels with the reference's output, and
+it (plain or persistent) where it cannot run falls back to the Triton kernels with the reference's output, and
 (tests/bench/test_resources.py) that its tiles compile for sm_90a without spills. Its output and LSE are
 checked on the H200 by ``python -m flashio.check`` (the default cases at d=128 and 256, where it joins the
 tuned choice, and the forced path ``forward: Gluon (d=128, 256)``)."""
@@ -33,8 +33,13 @@ def test_pipelined_gluon_forward_tiles_keep_three_key_value_slots():
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 def test_forcing_the_gluon_forward_without_hopper_falls_back_to_the_triton_kernels(monkeypatch, causal, head_dim):
     launched = record_grids(monkeypatch, forward_gluon, "attention_forward_gluon_kernel")
+    launched_persistent = record_grids(monkeypatch, forward_gluon, "attention_forward_gluon_persistent_kernel")
+    persistent = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    candidates = dict(configs.FORWARD_GLUON_CANDIDATES)
+    candidates[head_dim] = (persistent,) + candidates[head_dim]
+    monkeypatch.setattr(configs, "FORWARD_GLUON_CANDIDATES", candidates)
     monkeypatch.setenv("FLASHIO_FORWARD_PATH", "gluon")
     torch.manual_seed(5)
     q, k, v = random_qkv(1, 2, 2, 45, 70, head_dim, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
-    assert launched == []
+    assert launched == [] and launched_persistent == []

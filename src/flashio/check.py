@@ -201,6 +201,10 @@ def forced_paths() -> dict:
             128: (TileConfig(128, 64, 8, 2, max_registers=128),),
             256: (TileConfig(64, 64, 4, 2),)}}),
         "forward: Gluon (d=128, 256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {}),
+        # The persistent Gluon forward: in no tuned list yet (v0.10: compiled for sm_90a, never run).
+        "forward: Gluon, persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+            128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),),
+            256: (TileConfig(128, 64, 4, 2, "gluon", persistent=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -381,10 +381,17 @@ def attention_forward(
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
         if config.path == "gluon":
             _ensure_tma_allocator()
-            forward_gluon_kernels.attention_forward_gluon_kernel[grid](
-                q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
-                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, IS_CAUSAL=causal,
-                num_warps=config.num_warps, **gluon_forward_constants(config, problem.head_dim))
+            arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+                         problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale)
+            constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
+                             **gluon_forward_constants(config, problem.head_dim))
+            if config.persistent:  # one 12-warp program per multiprocessor, looping over the tiles
+                num_tiles = grid[0] * grid[1] * grid[2]
+                forward_gluon_kernels.attention_forward_gluon_persistent_kernel[
+                    (min(num_tiles, multiprocessor_count(q.device)),)](
+                    *arguments, problem.num_heads, num_tiles, **constants)
+            else:
+                forward_gluon_kernels.attention_forward_gluon_kernel[grid](*arguments, **constants)
             return
         if config.path == "ws":
             if q.is_cuda:

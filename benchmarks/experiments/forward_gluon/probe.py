@@ -7,9 +7,10 @@ protocol error: run it under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_gluon/probe.py
 
-Tile tuples: (rows per consumer, block_n, stages, pipelined). Run 1 (v0.10): the plain tiles (64, 128, 2|3)
-at d=64/128 and (64, 64, 2) at d=256; run 2 compares the pipelined loop (next block's scores during this
-block's softmax) with the plain one.
+Tile tuples: (rows per consumer, block_n, stages, pipelined, persistent). Run 1 (v0.10): the plain tiles
+(64, 128, 2|3) at d=64/128 and (64, 64, 2) at d=256; run 2 compared the pipelined loop (next block's
+scores during this block's softmax) with the plain one (results/2026-11-30_h200_v0.10_probes.md); run 3
+(prepared, not run) adds the persistent grid (one program per SM looping over the tiles).
 """
 
 import os
@@ -23,20 +24,29 @@ import flashio
 from flashio import launchers
 from flashio.kernels import forward_gluon as kernel
 
-TILES = {64: [(64, 128, 3, False), (64, 128, 3, True)], 128: [(64, 128, 3, False), (64, 128, 3, True)],
-         256: [(64, 64, 2, False), (64, 64, 2, True)]}
+TILES = {64: [(64, 128, 3, True, False), (64, 128, 3, True, True)],
+         128: [(64, 128, 3, True, False), (64, 128, 3, True, True), (64, 128, 3, False, True)],
+         256: [(64, 64, 2, False, False), (64, 64, 2, False, True)]}
 
 
 def gluon_forward(q, k, v, causal, tiles):
-    rows, block_n, stages, pipelined = tiles
+    """(O, LSE) of the Gluon forward with this tile, launched directly (no launcher time in the timing)."""
+    rows, block_n, stages, pipelined, persistent = tiles
     launchers._ensure_tma_allocator()
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
-    kernel.attention_forward_gluon_kernel[(triton.cdiv(q.shape[2], 2 * rows), q.shape[1], q.shape[0])](
-        q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3], *lse.stride(),
-        q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5,
-        ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages, CONSUMER_REGS=240,
-        LOADER_REGS=24, PIPELINED=pipelined, num_warps=4)
+    arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
+                 *lse.stride(), q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5)
+    constants = dict(ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages,
+                     CONSUMER_REGS=240, LOADER_REGS=24, PIPELINED=pipelined, num_warps=4)
+    grid = (triton.cdiv(q.shape[2], 2 * rows), q.shape[1], q.shape[0])
+    if persistent:
+        num_tiles = grid[0] * grid[1] * grid[2]
+        programs = torch.cuda.get_device_properties(q.device).multi_processor_count
+        kernel.attention_forward_gluon_persistent_kernel[(min(num_tiles, programs),)](
+            *arguments, q.shape[1], num_tiles, **constants)
+    else:
+        kernel.attention_forward_gluon_kernel[grid](*arguments, **constants)
     return out, lse
 
 
@@ -60,9 +70,9 @@ def main():
                       f"{float((lse[finite] - ref_lse[finite]).abs().max()):.5f}, -inf rows agree: {lse_ok}",
                       flush=True)
     del os.environ["FLASHIO_AUTOTUNE"]
-    print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(str(t) for t in TILES[128]) + " |")
-    print("|---|---|---|---|---|---|---|")
     for d in (128, 256):
+        print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(str(t) for t in TILES[d]) + " |")
+        print("|---|---|---|---|---|" + "---|" * len(TILES[d]))
         for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 2048), (True, 4096),
                           (True, 16384)):
             batch, heads = 16384 // n, 2048 // d

@@ -33,14 +33,26 @@ from flashio.kernels.backward_gluon import _head_descriptor
 
 
 @gluon.jit
-def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
-            stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
-            q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-            ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr):
-    """Q's two row halves once, then K_j, V_j for the key blocks [0, end_n)."""
+def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+               stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+               ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+               PERSISTENT: gl.constexpr):
+    """One tile's loads: Q's two row halves, then K_j, V_j for the key blocks [0, end_n) into the ring from
+    position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
+    the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
+    half waits for its consumer to have stored the previous tile's output from that buffer."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    if PERSISTENT:
+        # Only this warp refills a slot, so each slot's last completion is the load waited for here.
+        for back in gl.static_range(1, NUM_STAGES + 1):
+            previous = it - back
+            slot = gl.maximum(previous, 0)
+            mbarrier.wait(kv_ready.index(slot % NUM_STAGES), (slot // NUM_STAGES) & 1, pred=previous >= 0)
+        for half in gl.static_range(2):
+            mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
     q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
                               q_tile_layout)
     k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
@@ -48,10 +60,11 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
     v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
                               kv_tile_layout)
     for half in gl.static_range(2):
+        if PERSISTENT:
+            mbarrier.wait(q_empty.index(half), (tile_iter & 1) ^ 1)
         mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
         tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(half), q_smem.index(half))
     KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
-    it = 0
     for start_n in range(0, end_n, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
@@ -59,6 +72,19 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
         tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
         tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
         it += 1
+    return it
+
+
+@gluon.jit
+def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+            stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+            q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+            ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr):
+    """The loads of the program's one tile."""
+    _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+               stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+               q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0,
+               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, False)
 
 
 @gluon.jit
@@ -104,11 +130,10 @@ def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, caus
 
 @gluon.jit
 def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
-              causal_shift, qk_scale, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+              causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
               HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
     """Key blocks [0, own_end), each product waited before the next step: unmasked ones up to
-    ``unmasked_end``, then masked ones. Returns (O, m, l, blocks consumed)."""
-    it = 0
+    ``unmasked_end``, then masked ones; the ring from position ``it``. Returns (O, m, l, ring position)."""
     for start_n in range(0, unmasked_end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -154,7 +179,7 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
 
 @gluon.jit
 def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
-                        seqlen_k, causal_shift, qk_scale, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
+                        seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                         s_layout: gl.constexpr, o_layout: gl.constexpr):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
@@ -163,16 +188,16 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
-    it = 0
     if own_end > 0:
-        mbarrier.wait(kv_ready.index(0), 0)
-        s = warpgroup_mma(q_buf, k_smem.index(0).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
-                          use_acc=False, is_async=True)
+        first_slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
+        s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
+                          gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
         s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
         p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale, True,
                                                    IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
-        it = 1
+        it += 1
     for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
         acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
                                            start_n, seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS,
@@ -192,14 +217,16 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
 
 
 @gluon.jit
-def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-              batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
-              q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-              HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
-    """Query rows [start_m + HALF * ROWS, + ROWS): the key loop in up to three ranges — unmasked blocks,
-    masked ones (the causal diagonal, the end of the keys), and blocks past these rows' last visible key,
-    released without work — then the epilogue."""
+def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                   batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                   q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                   HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                   IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
+                   PERSISTENT: gl.constexpr):
+    """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
+    unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
+    last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
+    program's ``tile_iter``-th tile. Returns the ring position after the tile."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
@@ -223,15 +250,15 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
-    mbarrier.wait(q_ready.index(HALF), 0)
+    mbarrier.wait(q_ready.index(HALF), tile_iter & 1)
     if PIPELINED:
         acc, m_i, l_i, it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows,
-                                                unmasked_end, own_end, seqlen_k, causal_shift, qk_scale, IS_CAUSAL,
-                                                ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout)
+                                                unmasked_end, own_end, seqlen_k, causal_shift, qk_scale, it,
+                                                IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout)
     else:
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
-                                      own_end, seqlen_k, causal_shift, qk_scale, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                      NUM_STAGES, s_layout, o_layout)
+                                      own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
+                                      HEAD_DIM, NUM_STAGES, s_layout, o_layout)
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -251,6 +278,90 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
                               gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
     tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
     tma.store_wait(0)
+    if PERSISTENT:
+        gl.thread_barrier()  # the store (issued by one thread) has read the buffer: Q's next half may land
+        mbarrier.arrive(q_empty.index(HALF))
+    return it
+
+
+@gluon.jit
+def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+              batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+              q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
+              HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
+    """One consumer's half of the program's one tile."""
+    _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                   batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                   q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0,
+                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False)
+
+
+@gluon.jit
+def _key_end(start_m, seqlen_q, seqlen_k, ROWS: gl.constexpr, IS_CAUSAL: gl.constexpr):
+    """End of the keys that the 2 * ROWS query rows from ``start_m`` see (bottom-right causal alignment)."""
+    if IS_CAUSAL:
+        end_n = gl.minimum(gl.maximum(start_m + 2 * ROWS + seqlen_k - seqlen_q, 0), seqlen_k)
+    else:
+        end_n = seqlen_k + start_m * 0
+    return end_n
+
+
+@gluon.jit
+def _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL: gl.constexpr):
+    """(query block, head, batch) of a persistent program's ``tile``. Causal: the heaviest query blocks of
+    every head first (programs take tiles round-robin, so the light ones fill in at the end); otherwise a
+    head's query blocks one after another, so the programs running at once share its K/V in L2."""
+    heads_batches = num_tiles // num_blocks
+    if IS_CAUSAL:
+        block = num_blocks - 1 - tile // heads_batches
+        head_batch = tile % heads_batches
+    else:
+        block = tile % num_blocks
+        head_batch = tile // num_blocks
+    return block, head_batch % num_heads, head_batch // num_heads
+
+
+@gluon.jit
+def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                       stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
+                       q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                       ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                       NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr):
+    """The loads of every tile of this program, the K/V ring running on across tiles."""
+    num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
+    it = num_blocks * 0
+    tile_iter = num_blocks * 0
+    for tile in range(gl.program_id(0), num_tiles, gl.num_programs(0)):
+        block, head, batch = _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL)
+        start_m = block * 2 * ROWS
+        it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                        stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
+                        _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
+                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                        ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True)
+        tile_iter += 1
+
+
+@gluon.jit
+def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                         seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                         HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
+    """One consumer's half of every tile of this program."""
+    num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
+    it = num_blocks * 0
+    tile_iter = num_blocks * 0
+    for tile in range(gl.program_id(0), num_tiles, gl.num_programs(0)):
+        block, head, batch = _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL)
+        start_m = block * 2 * ROWS
+        it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                            batch, head, start_m, _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL),
+                            seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
+                            kv_ready, kv_empty, it, tile_iter,
+                            HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True)
+        tile_iter += 1
 
 
 @gluon.jit
@@ -278,10 +389,7 @@ def attention_forward_gluon_kernel(
     batch = gl.program_id(2)
     kv_head = head // kv_group_size
     start_m = block * 2 * ROWS
-    if IS_CAUSAL:
-        end_n = gl.minimum(gl.maximum(start_m + 2 * ROWS + seqlen_k - seqlen_q, 0), seqlen_k)
-    else:
-        end_n = seqlen_k + start_m * 0
+    end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL)
 
     q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
     k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
@@ -307,4 +415,55 @@ def attention_forward_gluon_kernel(
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES)),
+    ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
+
+
+@gluon.jit
+def attention_forward_gluon_persistent_kernel(
+    Q, K, V, O, LSE,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_ob, stride_oh, stride_om,
+    stride_lb, stride_lh, stride_lm,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_tiles,
+    ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+    NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
+    PIPELINED: gl.constexpr = False,
+):
+    """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the tiles (2 * ROWS query
+    rows of one head and batch; ``num_tiles`` in all) ``program_id(0)``, ``+ num_programs(0)``, ..., so the
+    loader fetches a tile's Q and first K/V blocks while the consumers still work on the previous one, and
+    a tile's output store overlaps the next tile. Q buffers are handed back through ``q_empty`` once their
+    output tile has been stored."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    kv_ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    for half in gl.static_range(2):
+        mbarrier.init(q_ready.index(half), count=1)
+        mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
+    for slot in gl.static_range(NUM_STAGES):
+        mbarrier.init(kv_ready.index(slot), count=1)
+        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+
+    gl.warp_specialize([
+        (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+        (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+        (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
+                              q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL)),
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
