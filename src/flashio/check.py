@@ -205,6 +205,11 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
             128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),),
             256: (TileConfig(128, 64, 4, 2, "gluon", persistent=True),)}}),
+        # Separate K and V barriers, so that the pipelined loop runs with two slots (v0.10: compiled, not run).
+        "forward: Gluon, pipelined, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -47,7 +47,8 @@ class TileConfig:
     ``kernels/backward_gluon_split.py``): the probabilities/dV and the score-gradients/dK roles on two MMA
     warpgroups of ``num_warps`` = 4 each, ``num_stages`` Q slots, dQ in ``dq_chunks`` chunks over both;
     ``pipelined`` (Gluon forward): the next key block's scores are computed while this block's softmax runs
-    (FlashAttention-3's intra-warpgroup overlap; needs three K/V slots to keep the loader ahead).
+    (FlashAttention-3's intra-warpgroup overlap; needs three K/V slots to keep the loader ahead, or
+    ``split_kv``: K and V slots with their own barriers, K_j's freed once S_j is computed).
     """
 
     block_m: int
@@ -64,6 +65,7 @@ class TileConfig:
     kv_in_registers: bool = False
     split_roles: bool = False
     pipelined: bool = False
+    split_kv: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -37,7 +37,7 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-               PERSISTENT: gl.constexpr):
+               PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr):
     """One tile's loads: Q's two row halves, then K_j, V_j for the key blocks [0, end_n) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
     the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
@@ -51,6 +51,9 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
             previous = it - back
             slot = gl.maximum(previous, 0)
             mbarrier.wait(kv_ready.index(slot % NUM_STAGES), (slot // NUM_STAGES) & 1, pred=previous >= 0)
+            if SPLIT_KV:
+                mbarrier.wait(kv_ready.index(NUM_STAGES + slot % NUM_STAGES), (slot // NUM_STAGES) & 1,
+                              pred=previous >= 0)
         for half in gl.static_range(2):
             mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
     q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
@@ -68,9 +71,17 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
     for start_n in range(0, end_n, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
-        mbarrier.expect(kv_ready.index(slot), KV_BYTES)
-        tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
-        tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
+        if SPLIT_KV:  # K and V slots with their own barriers: V's at NUM_STAGES + slot
+            mbarrier.expect(kv_ready.index(slot), KV_BYTES // 2)
+            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
+            mbarrier.wait(kv_empty.index(NUM_STAGES + slot), ((it // NUM_STAGES) & 1) ^ 1)
+            mbarrier.expect(kv_ready.index(NUM_STAGES + slot), KV_BYTES // 2)
+            tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(NUM_STAGES + slot),
+                                            v_smem.index(slot))
+        else:
+            mbarrier.expect(kv_ready.index(slot), KV_BYTES)
+            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
+            tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
         it += 1
     return it
 
@@ -79,12 +90,13 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
 def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
             stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
             q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-            ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr):
+            ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+            SPLIT_KV: gl.constexpr):
     """The loads of the program's one tile."""
     _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0,
-               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, False)
+               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, False, SPLIT_KV)
 
 
 @gluon.jit
@@ -131,24 +143,33 @@ def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, caus
 @gluon.jit
 def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
               causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
-              HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
+              HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
+              SPLIT_KV: gl.constexpr):
     """Key blocks [0, own_end), each product waited before the next step: unmasked ones up to
     ``unmasked_end``, then masked ones; the ring from position ``it``. Returns (O, m, l, ring position)."""
     for start_n in range(0, unmasked_end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
         acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
                                    seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                    s_layout, o_layout)
         mbarrier.arrive(kv_empty.index(slot))
+        if SPLIT_KV:
+            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
     for start_n in range(unmasked_end, own_end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
         acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
                                    seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                    s_layout, o_layout)
         mbarrier.arrive(kv_empty.index(slot))
+        if SPLIT_KV:
+            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
     return acc, m_i, l_i, it
 
@@ -157,7 +178,7 @@ def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, un
 def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
                     causal_shift, qk_scale, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                     BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
-                    o_layout: gl.constexpr):
+                    o_layout: gl.constexpr, SPLIT_KV: gl.constexpr):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together, the softmax of S_j while
     the second product runs, then O rescaled by alpha_j and block j-1's slot released. Returns
     (O, P_j as the A operand of the next step, m, l)."""
@@ -167,12 +188,19 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
     s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
                       use_acc=False, is_async=True)
+    if SPLIT_KV:
+        mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
     acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
     s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # products complete in order: S_j is done
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(slot))  # K_j is read: its slot may be refilled during the softmax
     p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
                                              IS_CAUSAL, BLOCK_N, s_layout)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
-    mbarrier.arrive(kv_empty.index(previous))
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
+    else:
+        mbarrier.arrive(kv_empty.index(previous))
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return acc, gl.convert_layout(p_new.to(v_smem.dtype), lhs_layout), m_i, l_i
 
@@ -181,7 +209,7 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
 def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
                         seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-                        s_layout: gl.constexpr, o_layout: gl.constexpr):
+                        s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (always
     masked: a mask is correct for any block) and the last P V product are the prologue and epilogue. Two
@@ -194,6 +222,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
                           gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
         s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+        if SPLIT_KV:
+            mbarrier.arrive(kv_empty.index(first_slot))
         p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale, True,
                                                    IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
@@ -201,18 +231,23 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
         acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
                                            start_n, seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS,
-                                           BLOCK_N, NUM_STAGES, s_layout, o_layout)
+                                           BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
         it += 1
     for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
         acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
                                            start_n, seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS,
-                                           BLOCK_N, NUM_STAGES, s_layout, o_layout)
+                                           BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
         it += 1
     if own_end > 0:
         last = (it - 1) % NUM_STAGES
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + last), ((it - 1) // NUM_STAGES) & 1)
         acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
-        mbarrier.arrive(kv_empty.index(last))
+        if SPLIT_KV:
+            mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
+        else:
+            mbarrier.arrive(kv_empty.index(last))
     return acc, m_i, l_i, it
 
 
@@ -222,7 +257,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                    HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-                   PERSISTENT: gl.constexpr):
+                   PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -254,15 +289,19 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     if PIPELINED:
         acc, m_i, l_i, it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows,
                                                 unmasked_end, own_end, seqlen_k, causal_shift, qk_scale, it,
-                                                IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout)
+                                                IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout,
+                                                SPLIT_KV)
     else:
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
-                                      HEAD_DIM, NUM_STAGES, s_layout, o_layout)
+                                      HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
         mbarrier.arrive(kv_empty.index(slot))
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
+            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
 
     empty = l_i == 0.0
@@ -289,12 +328,13 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
               batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
               q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
+              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
+              SPLIT_KV: gl.constexpr):
     """One consumer's half of the program's one tile."""
     _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0,
-                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False)
+                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV)
 
 
 @gluon.jit
@@ -327,7 +367,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                       NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr):
+                       NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr):
     """The loads of every tile of this program, the K/V ring running on across tiles."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
@@ -339,7 +379,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                         stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                         _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                        ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True)
+                        ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV)
         tile_iter += 1
 
 
@@ -348,7 +388,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr):
+                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
+                         SPLIT_KV: gl.constexpr):
     """One consumer's half of every tile of this program."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
@@ -360,7 +401,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                             batch, head, start_m, _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL),
                             seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
                             kv_ready, kv_empty, it, tile_iter,
-                            HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True)
+                            HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV)
         tile_iter += 1
 
 
@@ -375,7 +416,7 @@ def attention_forward_gluon_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
-    PIPELINED: gl.constexpr = False,
+    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
@@ -395,11 +436,12 @@ def attention_forward_gluon_kernel(
     k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    kv_ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    kv_empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES  # V's after K's when split
+    kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
     for half in gl.static_range(2):
         mbarrier.init(q_ready.index(half), count=1)
-    for slot in gl.static_range(NUM_STAGES):
+    for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
         mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
 
@@ -407,14 +449,15 @@ def attention_forward_gluon_kernel(
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
-                   q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES)),
+                   q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
+                   SPLIT_KV)),
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
 
 
@@ -429,7 +472,7 @@ def attention_forward_gluon_persistent_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_tiles,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
-    PIPELINED: gl.constexpr = False,
+    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the tiles (2 * ROWS query
     rows of one head and batch; ``num_tiles`` in all) ``program_id(0)``, ``+ num_programs(0)``, ..., so the
@@ -444,12 +487,13 @@ def attention_forward_gluon_persistent_kernel(
     v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    kv_ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    kv_empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES  # V's after K's when split
+    kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
     for half in gl.static_range(2):
         mbarrier.init(q_ready.index(half), count=1)
         mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
-    for slot in gl.static_range(NUM_STAGES):
+    for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
         mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
 
@@ -457,13 +501,13 @@ def attention_forward_gluon_persistent_kernel(
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED)),
+                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
         (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL)),
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV)),
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
