@@ -192,11 +192,15 @@ BACKWARD_DKDV_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(32, 64, 4, 3), TileConfig(64, 128, 8, 3),
     ),
     256: (
-        TileConfig(32, 64, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(16, 64, 4, 2),
-        TileConfig(32, 32, 4, 2), TileConfig(32, 64, 8, 2), TileConfig(64, 32, 8, 2),
+        # First (the default without tuning): the two-pass 32x64 tile, the tuner's choice at 7 of 10 points
+        # per dtype of the v0.7 H200 grid (the others: the warp-specialised two-pass tile). With the one-pass
+        # 32x64 tile first, the untuned two-kernel backward ran at 81-100 TFLOP/s (v0.10 probe) against 204-263
+        # tuned.
+        TileConfig(32, 64, 4, 2, passes=2), TileConfig(32, 64, 4, 2), TileConfig(64, 64, 8, 1),
+        TileConfig(16, 64, 4, 2), TileConfig(32, 32, 4, 2), TileConfig(32, 64, 8, 2), TileConfig(64, 32, 8, 2),
         # Separate dV and dK passes: both on the warpgroup MMA without spills at 64x64 (the one-pass
         # 64x64 tile spills ~1 KB per thread; flashio.bench.resources).
-        TileConfig(64, 64, 8, 2, passes=2), TileConfig(32, 64, 4, 2, passes=2), TileConfig(64, 64, 8, 1, passes=2),
+        TileConfig(64, 64, 8, 2, passes=2), TileConfig(64, 64, 8, 1, passes=2),
     ),
 }
 # The tensor-descriptor backward kernels (kernels/backward_tma.py), used when FLASHIO_BACKWARD_PATH=tma.
@@ -241,9 +245,9 @@ BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
         TileConfig(128, 64, 8, 2), TileConfig(64, 64, 4, 3), TileConfig(128, 128, 8, 2),
         TileConfig(64, 128, 8, 2),
     ),
-    256: (
-        TileConfig(64, 32, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(32, 64, 4, 2),
-        TileConfig(64, 64, 8, 2), TileConfig(128, 32, 8, 2),
+    256: (  # first: the tuner's choice at all 10 points per dtype of the v0.7 H200 grid
+        TileConfig(128, 32, 8, 2), TileConfig(64, 32, 4, 2), TileConfig(64, 64, 8, 1), TileConfig(32, 64, 4, 2),
+        TileConfig(64, 64, 8, 2),
     ),
 }
 
