@@ -17,11 +17,20 @@ d=128 4k while cuDNN's loses 1%. Here the partitions are explicit:
 - epilogue: O_w / l through its Q buffer (no longer needed) and a TMA store; LSE (natural log) stored
   directly. Rows that see no key get O = 0 and LSE = -inf, as in the Triton kernels.
 
+Options (constexprs): ``PIPELINED`` — the next block's S = Q K^T is issued beside this block's P V
+product and its softmax runs while that product is on the tensor cores (FlashAttention-3, section 3.2;
++8-20% at d=128 on the H200); ``SPLIT_KV`` — K and V slots with their own barriers (V's after K's in the
+same arrays), so that K_j's slot is refilled as soon as S_j is computed and the pipelined loop needs two
+slots, not three.
+
 Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
-first consumer); the second consumer and the loader are added. Fixed lengths, no dropout or block mask (the
+first consumer); the second consumer and the loader are added. ``attention_forward_gluon_persistent_kernel``
+runs the same partitions over a list of tiles in a grid of one program per multiprocessor (the K/V ring
+continuing across tiles, each Q half handed back through ``q_empty`` once its output tile is stored). Fixed lengths, no dropout or block mask (the
 launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
 (tests/bench/test_resources.py); its numerics are checked on the GPU by ``python -m flashio.check``
-(benchmarks/experiments/forward_gluon/probe.py has its first run: H200, 2026-11-30, v0.10).
+(benchmarks/experiments/forward_gluon/probe.py has its runs: H200, 2026-11-30, v0.10; the persistent
+kernel and ``SPLIT_KV`` are compiled but have not run yet, and are in no tuned list).
 """
 
 from triton.experimental import gluon
