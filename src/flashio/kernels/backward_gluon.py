@@ -62,6 +62,18 @@ def _head_descriptor(base, batch, head, stride_b, stride_h, stride_row, seqlen,
 
 
 @gluon.jit
+def _wait_for_last_loads(ready, it, STAGES: gl.constexpr, FIRST: gl.constexpr):
+    """Wait until the last STAGES loads into a ring of STAGES slots (ring positions it - STAGES .. it - 1,
+    completion barriers ``ready[FIRST + slot]``) have landed. A loader calls it before rewriting in-kernel
+    descriptors that those loads read (one global scratch slot per creation site). Only the loader refills
+    a slot, so each slot's barrier cannot have moved past its last load."""
+    for back in gl.static_range(1, STAGES + 1):
+        previous = it - back
+        slot = gl.maximum(previous, 0)
+        mbarrier.wait(ready.index(FIRST + slot % STAGES), (slot // STAGES) & 1, pred=previous >= 0)
+
+
+@gluon.jit
 def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
                                        stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
                                        IS_CAUSAL: gl.constexpr):
@@ -302,14 +314,10 @@ def _fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, st
     it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
-        # The next head's descriptors are written where the previous head's were (one global scratch slot per
-        # creation site): first let the loads still in flight, which read them, land (each ring slot's last
-        # load; "ready" cannot have moved past it, only this warp refills a slot). Without this wait, 128-row
-        # query tiles with one block per head read the wrong head's rows (v0.9, H200, GQA 8/2, 1000x1500).
-        for back in gl.static_range(1, NUM_STAGES + 1):
-            previous = it - back
-            slot = gl.maximum(previous, 0)
-            mbarrier.wait(ready.index(slot % NUM_STAGES), (slot // NUM_STAGES) & 1, pred=previous >= 0)
+        # The next head's descriptors are written where the previous head's were: first let the loads still
+        # in flight, which read them, land. Without this wait, 128-row query tiles with one block per head
+        # read the wrong head's rows (v0.9, H200, GQA 8/2, 1000x1500).
+        _wait_for_last_loads(ready, it, NUM_STAGES, 0)
         q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, BLOCK_M, HEAD_DIM,
                                   q_tile_layout)
         do_desc = _head_descriptor(DO, batch, head, stride_dob, stride_doh, stride_dom, seqlen_q, BLOCK_M,

@@ -38,7 +38,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import _head_descriptor, _query_blocks, async_reduce_add_shared_to_global
+from flashio.kernels.backward_gluon import (_head_descriptor, _query_blocks, _wait_for_last_loads,
+                                            async_reduce_add_shared_to_global)
 
 
 @gluon.jit
@@ -64,14 +65,8 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         # A head's descriptors are rewritten in the previous head's scratch slot: let its loads land first.
-        for back in gl.static_range(1, Q_STAGES + 1):
-            previous = it - back
-            slot = gl.maximum(previous, 0)
-            mbarrier.wait(q_ready.index(slot % Q_STAGES), (slot // Q_STAGES) & 1, pred=previous >= 0)
-        for back in gl.static_range(1, DO_STAGES + 1):
-            previous = it - back
-            slot = gl.maximum(previous, 0)
-            mbarrier.wait(do_ready.index(slot % DO_STAGES), (slot // DO_STAGES) & 1, pred=previous >= 0)
+        _wait_for_last_loads(q_ready, it, Q_STAGES, 0)
+        _wait_for_last_loads(do_ready, it, DO_STAGES, 0)
         q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, BLOCK_M, HEAD_DIM,
                                   q_tile_layout)
         do_desc = _head_descriptor(DO, batch, head, stride_dob, stride_doh, stride_dom, seqlen_q, BLOCK_M,

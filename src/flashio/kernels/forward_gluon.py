@@ -38,7 +38,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import _head_descriptor
+from flashio.kernels.backward_gluon import _head_descriptor, _wait_for_last_loads
 
 
 @gluon.jit
@@ -55,14 +55,9 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     if PERSISTENT:
-        # Only this warp refills a slot, so each slot's last completion is the load waited for here.
-        for back in gl.static_range(1, NUM_STAGES + 1):
-            previous = it - back
-            slot = gl.maximum(previous, 0)
-            mbarrier.wait(kv_ready.index(slot % NUM_STAGES), (slot // NUM_STAGES) & 1, pred=previous >= 0)
-            if SPLIT_KV:
-                mbarrier.wait(kv_ready.index(NUM_STAGES + slot % NUM_STAGES), (slot // NUM_STAGES) & 1,
-                              pred=previous >= 0)
+        _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
+        if SPLIT_KV:
+            _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
         for half in gl.static_range(2):
             mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
     q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
