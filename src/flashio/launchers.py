@@ -442,8 +442,9 @@ def attention_forward(
     descriptor_candidates = {"tma": configs.FORWARD_TMA_CANDIDATES, "ws": configs.FORWARD_WS_CANDIDATES}
     # The warp-specialised kernel takes fixed-length batches only (kernels/forward_ws.py says why).
     ws_ok = descriptors_ok and varlen is None and (forced == "ws" or _ws_verified(q))
-    # The Gluon forward: Hopper only (warpgroup MMAs), fixed lengths, the Triton release of its Gluon.
-    gluon_ok = descriptors_ok and varlen is None and GLUON_AVAILABLE and q.is_cuda and \
+    # The Gluon forward: Hopper only (warpgroup MMAs), fixed lengths with at least one key (its descriptors
+    # are built in the kernel), the Triton release of its Gluon.
+    gluon_ok = descriptors_ok and varlen is None and GLUON_AVAILABLE and q.is_cuda and problem.seqlen_k > 0 and \
         device_capability(q.device) == (9, 0) and problem.block_d in configs.FORWARD_GLUON_CANDIDATES
     if gluon_ok:
         descriptor_candidates["gluon"] = configs.FORWARD_GLUON_CANDIDATES
