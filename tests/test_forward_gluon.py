@@ -22,11 +22,20 @@ def test_every_gluon_forward_tile_splits_its_rows_between_two_64_row_warpgroups(
             assert bucket in configs.FORWARD_TMA_CANDIDATES, bucket
 
 
+def test_ping_pong_tiles_use_the_pipelined_loop():
+    # The consumers take turns at issuing the pipelined step's products; the plain loop has no turns.
+    from flashio import check
+
+    lists = check.forced_paths()["forward: Gluon, pipelined, ping-pong"][1]["FORWARD_GLUON_CANDIDATES"]
+    tiles = [config for candidates in lists.values() for config in candidates]
+    assert tiles and all(config.pingpong and config.pipelined for config in tiles)
+
+
 def test_pipelined_gluon_forward_tiles_keep_three_key_value_slots():
     # The pipelined loop holds two blocks' slots at once; with two slots the loader could not run ahead.
     for candidates in configs.FORWARD_GLUON_CANDIDATES.values():
         for config in candidates:
-            assert not config.pipelined or config.num_stages >= 3, config
+            assert not config.pipelined or config.num_stages >= 3 or config.split_kv, config
 
 
 @pytest.mark.parametrize("head_dim", [128, 256])

@@ -210,6 +210,11 @@ def forced_paths() -> dict:
             "FORWARD_GLUON_CANDIDATES": {
                 128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),)}}),
+        # The consumers taking turns to issue their products (v0.10: compiled, not run).
+        "forward: Gluon, pipelined, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

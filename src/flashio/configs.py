@@ -48,7 +48,9 @@ class TileConfig:
     warpgroups of ``num_warps`` = 4 each, ``num_stages`` Q slots, dQ in ``dq_chunks`` chunks over both;
     ``pipelined`` (Gluon forward): the next key block's scores are computed while this block's softmax runs
     (FlashAttention-3's intra-warpgroup overlap; needs three K/V slots to keep the loader ahead, or
-    ``split_kv``: K and V slots with their own barriers, K_j's freed once S_j is computed).
+    ``split_kv``: K and V slots with their own barriers, K_j's freed once S_j is computed); ``pingpong``
+    (pipelined Gluon forward): the two consumers take turns issuing their products, so that one's softmax
+    runs while the other's products do (FlashAttention-3's inter-warpgroup schedule).
     """
 
     block_m: int
@@ -66,6 +68,7 @@ class TileConfig:
     split_roles: bool = False
     pipelined: bool = False
     split_kv: bool = False
+    pingpong: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -56,7 +56,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     configuration: ``block_m`` rows split between its two consumer warpgroups."""
     return dict(ROWS=config.block_m // 2, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
                 CONSUMER_REGS=GLUON_FORWARD_CONSUMER_REGISTERS, LOADER_REGS=FUSED_WORKER_REGISTERS,
-                PIPELINED=config.pipelined, SPLIT_KV=config.split_kv)
+                PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong)
 
 
 # The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:

@@ -40,6 +40,11 @@ def test_gluon_forward_tiles_with_separate_key_and_value_slots_say_so():
         "gluon 128x64 w4 s2 pipelined split-kv"
 
 
+def test_ping_pong_gluon_forward_tiles_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True), "forward") == \
+        "gluon 128x128 w4 s3 pipelined pingpong"
+
+
 def test_other_choices_are_their_value():
     assert describe_choice("separate") == "separate"
 

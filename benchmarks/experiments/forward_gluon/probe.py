@@ -7,11 +7,12 @@ protocol error: run it under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_gluon/probe.py
 
-Tile tuples: (rows per consumer, block_n, stages, pipelined, persistent, separate K/V slots). Run 1
+Tile tuples: (rows per consumer, block_n, stages, pipelined, persistent, separate K/V slots, ping-pong). Run 1
 (v0.10): the plain tiles (64, 128, 2|3) at d=64/128 and (64, 64, 2) at d=256; run 2 compared the pipelined
 loop (next block's scores during this block's softmax) with the plain one
 (results/2026-11-30_h200_v0.10_probes.md); run 3 (prepared, not run) adds the persistent grid (one program
-per SM looping over the tiles) and separate K and V barriers (the pipelined loop with two slots per ring).
+per SM looping over the tiles), separate K and V barriers (the pipelined loop with two slots per ring) and
+the consumers taking turns to issue their products (ping-pong).
 """
 
 import os
@@ -25,23 +26,27 @@ import flashio
 from flashio import launchers
 from flashio.kernels import forward_gluon as kernel
 
-TILES = {64: [(64, 128, 3, True, False, False), (64, 128, 3, True, True, False), (64, 128, 2, True, False, True)],
-         128: [(64, 128, 3, True, False, False), (64, 128, 3, True, True, False), (64, 128, 3, False, True, False),
-               (64, 128, 2, True, False, True), (64, 128, 3, True, False, True)],
-         256: [(64, 64, 2, False, False, False), (64, 64, 2, False, True, False), (64, 64, 2, True, False, True),
-               (64, 64, 2, True, True, True)]}
+TILES = {64: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, False, False),
+              (64, 128, 2, True, False, True, False)],
+         128: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, False, False),
+               (64, 128, 3, False, True, False, False), (64, 128, 2, True, False, True, False),
+               (64, 128, 3, True, False, False, True)],
+         256: [(64, 64, 2, False, False, False, False), (64, 64, 2, False, True, False, False),
+               (64, 64, 2, True, False, True, False), (64, 64, 2, True, True, True, False),
+               (64, 64, 2, True, False, True, True)]}
 
 
 def gluon_forward(q, k, v, causal, tiles):
     """(O, LSE) of the Gluon forward with this tile, launched directly (no launcher time in the timing)."""
-    rows, block_n, stages, pipelined, persistent, split_kv = tiles
+    rows, block_n, stages, pipelined, persistent, split_kv, pingpong = tiles
     launchers._ensure_tma_allocator()
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
     arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
                  *lse.stride(), q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5)
     constants = dict(ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages,
-                     CONSUMER_REGS=240, LOADER_REGS=24, PIPELINED=pipelined, SPLIT_KV=split_kv, num_warps=4)
+                     CONSUMER_REGS=240, LOADER_REGS=24, PIPELINED=pipelined, SPLIT_KV=split_kv, PINGPONG=pingpong,
+                     num_warps=4)
     grid = (triton.cdiv(q.shape[2], 2 * rows), q.shape[1], q.shape[0])
     if persistent:
         num_tiles = grid[0] * grid[1] * grid[2]

@@ -96,7 +96,7 @@ def describe_choice(choice, kernel: str = "") -> str:
     """A tuned choice of ``kernel`` (a tuning key's first field) in a few characters: 'ws 128x128 w4 s2'
     for a tile configuration (a Gluon backward tile adds its dQ chunks x buffers, ' ws' when
     warp-specialised, ' split' with its roles on two warpgroups and ' kv-regs' with K/V in registers:
-    'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined' and ' split-kv'), else the value."""
+    'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong'), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -104,7 +104,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (f" dq{choice.dq_chunks}x{choice.dq_buffers}" if choice.path == "gluon" and kernel != "forward" else "") + \
         (" ws" if choice.warp_specialised else "") + (" split" if choice.split_roles else "") + \
         (" kv-regs" if choice.kv_in_registers else "") + (" pipelined" if choice.pipelined else "") + \
-        (" split-kv" if choice.split_kv else "")
+        (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

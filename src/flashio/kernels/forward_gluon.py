@@ -21,7 +21,9 @@ Options (constexprs): ``PIPELINED`` — the next block's S = Q K^T is issued bes
 product and its softmax runs while that product is on the tensor cores (FlashAttention-3, section 3.2;
 +8-20% at d=128 on the H200); ``SPLIT_KV`` — K and V slots with their own barriers (V's after K's in the
 same arrays), so that K_j's slot is refilled as soon as S_j is computed and the pipelined loop needs two
-slots, not three.
+slots, not three; ``PINGPONG`` (pipelined loop) — the consumers take turns issuing their products (two
+``turn`` barriers; the less busy consumer passes its extra turns), so that one's softmax runs while the
+other's products do (FlashAttention-3, section 3.1).
 
 Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
 first consumer); the second consumer and the loader are added. ``attention_forward_gluon_persistent_kernel``
@@ -30,7 +32,7 @@ continuing across tiles, each Q half handed back through ``q_empty`` once its ou
 launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
 (tests/bench/test_resources.py); its numerics are checked on the GPU by ``python -m flashio.check``
 (benchmarks/experiments/forward_gluon/probe.py has its runs: H200, 2026-11-30, v0.10; the persistent
-kernel and ``SPLIT_KV`` are compiled but have not run yet, and are in no tuned list).
+kernel, ``SPLIT_KV`` and ``PINGPONG`` are compiled but have not run yet, and are in no tuned list).
 """
 
 from triton.experimental import gluon
@@ -179,22 +181,37 @@ def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, un
 
 
 @gluon.jit
+def _take_turn(turn, turn_it, HALF: gl.constexpr):
+    """Ping-pong between the two consumers (FlashAttention-3, section 3.1): wait until the other consumer
+    has issued its products, so that one consumer's softmax runs while the other's products do. Consumer 0
+    goes first: its first wait, on a fresh barrier with the opposite parity, passes."""
+    mbarrier.wait(turn.index(HALF), (turn_it & 1) ^ (1 - HALF))
+
+
+@gluon.jit
 def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
-                    causal_shift, qk_scale, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
-                    BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
-                    o_layout: gl.constexpr, SPLIT_KV: gl.constexpr):
-    """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together, the softmax of S_j while
-    the second product runs, then O rescaled by alpha_j and block j-1's slot released. Returns
-    (O, P_j as the A operand of the next step, m, l)."""
+                    causal_shift, qk_scale, turn, turn_it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr,
+                    ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
+                    o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr):
+    """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
+    with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
+    j-1's slot released. Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
     mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+    if PINGPONG:  # the operands first, then the turn: a consumer never holds the turn while waiting for data
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
+        _take_turn(turn, turn_it, HALF)
     s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
                       use_acc=False, is_async=True)
-    if SPLIT_KV:
+    if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
     acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    if PINGPONG:
+        mbarrier.arrive(turn.index(1 - HALF))
+        turn_it += 1
     s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # products complete in order: S_j is done
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(slot))  # K_j is read: its slot may be refilled during the softmax
@@ -206,25 +223,33 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     else:
         mbarrier.arrive(kv_empty.index(previous))
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
-    return acc, gl.convert_layout(p_new.to(v_smem.dtype), lhs_layout), m_i, l_i
+    return acc, gl.convert_layout(p_new.to(v_smem.dtype), lhs_layout), m_i, l_i, turn_it
 
 
 @gluon.jit
 def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
-                        seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
-                        BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-                        s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr):
+                        seqlen_k, causal_shift, qk_scale, it, turn, turn_it, IS_CAUSAL: gl.constexpr,
+                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+                        s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
+                        HALF: gl.constexpr, PINGPONG: gl.constexpr):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (always
     masked: a mask is correct for any block) and the last P V product are the prologue and epilogue. Two
-    blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead."""
+    blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead (two with
+    SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the epilogue's) is one
+    turn. Returns (O, m, l, ring position, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > 0:
         first_slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
+        if PINGPONG:
+            _take_turn(turn, turn_it, HALF)
         s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
                           gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+        if PINGPONG:
+            mbarrier.arrive(turn.index(1 - HALF))
+            turn_it += 1
         s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(first_slot))
@@ -233,39 +258,64 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
     for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
-        acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
-                                           start_n, seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS,
-                                           BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+        acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
+                                                    rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
+                                                    False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
+                                                    SPLIT_KV, HALF, PINGPONG)
         it += 1
     for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
-        acc, p, m_i, l_i = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows,
-                                           start_n, seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS,
-                                           BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+        acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
+                                                    rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
+                                                    True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
+                                                    SPLIT_KV, HALF, PINGPONG)
         it += 1
     if own_end > 0:
         last = (it - 1) % NUM_STAGES
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + last), ((it - 1) // NUM_STAGES) & 1)
+        if PINGPONG:
+            _take_turn(turn, turn_it, HALF)
         acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
+        if PINGPONG:
+            mbarrier.arrive(turn.index(1 - HALF))
+            turn_it += 1
         acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
         else:
             mbarrier.arrive(kv_empty.index(last))
-    return acc, m_i, l_i, it
+    return acc, m_i, l_i, it, turn_it
+
+
+@gluon.jit
+def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+              IS_CAUSAL: gl.constexpr):
+    """(end of the key blocks that need no mask, end of the key blocks with a visible key) for the ROWS query
+    rows from ``first`` of a tile whose keys end at ``end_n``."""
+    full_blocks_end = seqlen_k // BLOCK_N * BLOCK_N  # blocks past it hold the end of the keys
+    if IS_CAUSAL:
+        # Every row of this half sees the keys up to first + shift: blocks ending there need no mask.
+        unmasked_end = gl.minimum(gl.maximum(first + causal_shift + 1, 0) // BLOCK_N * BLOCK_N, full_blocks_end)
+        own_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
+        own_end = gl.minimum((own_end + BLOCK_N - 1) // BLOCK_N * BLOCK_N, end_n)
+    else:
+        unmasked_end = full_blocks_end
+        own_end = end_n
+    return unmasked_end, own_end
 
 
 @gluon.jit
 def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
-                   q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                   q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, turn, turn_it,
                    HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-                   PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr):
+                   PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
-    program's ``tile_iter``-th tile. Returns the ring position after the tile."""
+    program's ``tile_iter``-th tile; with PINGPONG (pipelined loop only) ``turn_it`` turns taken so far.
+    Returns (ring position, turns taken) after the tile."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
@@ -276,25 +326,27 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
     causal_shift = seqlen_k - seqlen_q
     qk_scale = softmax_scale * LOG2E
-    full_blocks_end = seqlen_k // BLOCK_N * BLOCK_N  # blocks past it hold the end of the keys
-    if IS_CAUSAL:
-        # Every row of this half sees the keys up to first + shift: blocks ending there need no mask.
-        unmasked_end = gl.minimum(gl.maximum(first + causal_shift + 1, 0) // BLOCK_N * BLOCK_N, full_blocks_end)
-        own_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
-        own_end = gl.minimum((own_end + BLOCK_N - 1) // BLOCK_N * BLOCK_N, end_n)
-    else:
-        unmasked_end = full_blocks_end
-        own_end = end_n
+    unmasked_end, own_end = _own_keys(first, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N, IS_CAUSAL)
 
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
     mbarrier.wait(q_ready.index(HALF), tile_iter & 1)
     if PIPELINED:
-        acc, m_i, l_i, it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows,
-                                                unmasked_end, own_end, seqlen_k, causal_shift, qk_scale, it,
-                                                IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, s_layout, o_layout,
-                                                SPLIT_KV)
+        acc, m_i, l_i, it, turn_it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i,
+                                                         rows, unmasked_end, own_end, seqlen_k, causal_shift, qk_scale,
+                                                         it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                                         NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG)
+        if PINGPONG:
+            # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
+            _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
+                                     IS_CAUSAL)
+            own_blocks = gl.cdiv(own_end, BLOCK_N)
+            other_blocks = gl.cdiv(other_end, BLOCK_N)
+            for _ in range(own_blocks + gl.minimum(own_blocks, 1), other_blocks + gl.minimum(other_blocks, 1)):
+                _take_turn(turn, turn_it, HALF)
+                mbarrier.arrive(turn.index(1 - HALF))
+                turn_it += 1
     else:
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
@@ -324,7 +376,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     if PERSISTENT:
         gl.thread_barrier()  # the store (issued by one thread) has read the buffer: Q's next half may land
         mbarrier.arrive(q_empty.index(HALF))
-    return it
+    return it, turn_it
 
 
 @gluon.jit
@@ -333,12 +385,12 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
               q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
               IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-              SPLIT_KV: gl.constexpr):
+              SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr):
     """One consumer's half of the program's one tile."""
     _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
-                   q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0,
-                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV)
+                   q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0, turn, start_m * 0,
+                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV, PINGPONG)
 
 
 @gluon.jit
@@ -393,19 +445,21 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-                         SPLIT_KV: gl.constexpr):
+                         SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr):
     """One consumer's half of every tile of this program."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
+    turn_it = num_blocks * 0
     for tile in range(gl.program_id(0), num_tiles, gl.num_programs(0)):
         block, head, batch = _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL)
         start_m = block * 2 * ROWS
-        it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                            batch, head, start_m, _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL),
-                            seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
-                            kv_ready, kv_empty, it, tile_iter,
-                            HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV)
+        it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                     batch, head, start_m, _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL),
+                                     seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
+                                     kv_ready, kv_empty, it, tile_iter, turn, turn_it,
+                                     HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV,
+                                     PINGPONG)
         tile_iter += 1
 
 
@@ -420,7 +474,7 @@ def attention_forward_gluon_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
-    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False,
+    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
@@ -448,16 +502,24 @@ def attention_forward_gluon_kernel(
     for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
         mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+    if PINGPONG:  # turn[h]: consumer h may issue its products (the other consumer arrives)
+        turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+        for half in gl.static_range(2):
+            mbarrier.init(turn.index(half), count=1)
+    else:
+        turn = q_ready  # not used
 
     gl.warp_specialize([
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
+                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                     PINGPONG)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
-                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
+                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                     PINGPONG)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
@@ -476,7 +538,7 @@ def attention_forward_gluon_persistent_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_tiles,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
-    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False,
+    PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the tiles (2 * ROWS query
     rows of one head and batch; ``num_tiles`` in all) ``program_id(0)``, ``+ num_programs(0)``, ..., so the
@@ -500,16 +562,24 @@ def attention_forward_gluon_persistent_kernel(
     for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
         mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+    if PINGPONG:  # turn[h]: consumer h may issue its products (the other consumer arrives)
+        turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+        for half in gl.static_range(2):
+            mbarrier.init(turn.index(half), count=1)
+    else:
+        turn = q_ready  # not used
 
     gl.warp_specialize([
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
+                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                PINGPONG)),
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV)),
+                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                PINGPONG)),
         (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
