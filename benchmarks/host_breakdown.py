@@ -1,7 +1,8 @@
 """Where flashio's host (Python) time goes in one forward+backward at a short causal point (d=128, N=1k,
 batch 16 x 16 heads), measured on the GPU machine: each piece is called alone in a loop of queued launches
 (no synchronisation inside the loop; ``host_overhead.host_ms``), so the numbers are host microseconds per
-call, not GPU time.
+call, not GPU time. The first two pieces are the floor under any launcher: Triton's own launch of one kernel
+with its arguments prepared, and a forward's two output allocations (added in v0.10, not yet run).
 
     PYTHONPATH=src python3 benchmarks/host_breakdown.py
 
@@ -17,8 +18,10 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+import triton  # noqa: E402
+
 import flashio  # noqa: E402
-from flashio import launchers  # noqa: E402
+from flashio import configs, launchers  # noqa: E402
 from host_overhead import host_ms  # noqa: E402
 
 
@@ -33,7 +36,20 @@ def main() -> int:
         out, lse = launchers.attention_forward(q.detach(), k.detach(), v.detach(), layout="bhnd",
                                                softmax_scale=scale, causal=causal, dropout_p=0.0, seed=0)
         qd, kd, vd = q.detach(), k.detach(), v.detach()
+        # The floor under any launcher: Triton's own launch of one kernel (the pipelined Gluon forward, 26
+        # arguments, all prepared once), and the two allocations a forward makes.
+        out_buf, lse_buf = torch.empty_like(qd), torch.empty(lse.shape, device="cuda", dtype=torch.float32)
+        gluon_tile = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True)
+        gluon_arguments = (qd, kd, vd, out_buf, lse_buf, *qd.stride()[:3], *kd.stride()[:3], *vd.stride()[:3],
+                           *out_buf.stride()[:3], *lse_buf.stride(), n, n, 1, scale)
+        gluon_constants = dict(IS_CAUSAL=causal, num_warps=4, **launchers.gluon_forward_constants(gluon_tile, d))
+        launchers._ensure_tma_allocator()
+        gluon_grid = (triton.cdiv(n, 128), heads, batch)
         pieces = {
+            "Triton launch alone (Gluon forward, prepared arguments)": lambda: launchers.forward_gluon_kernels
+            .attention_forward_gluon_kernel[gluon_grid](*gluon_arguments, **gluon_constants),
+            "torch.empty_like + torch.empty (a forward's outputs)": lambda: (
+                torch.empty_like(qd), torch.empty(lse.shape, device="cuda", dtype=torch.float32)),
             "forward+backward (autograd)": lambda: flashio.attention(q, k, v, is_causal=causal).backward(dout),
             "forward (autograd, no grad kept)": lambda: flashio.attention(q, k, v, is_causal=causal),
             "launchers.attention_forward": lambda: launchers.attention_forward(
