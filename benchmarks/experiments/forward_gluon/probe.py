@@ -23,7 +23,7 @@ import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flashio
-from flashio import launchers
+from flashio import configs, launchers
 from flashio.kernels import forward_gluon as kernel
 
 TILES = {64: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, False, False),
@@ -39,19 +39,18 @@ TILES = {64: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, 
 def gluon_forward(q, k, v, causal, tiles):
     """(O, LSE) of the Gluon forward with this tile, launched directly (no launcher time in the timing)."""
     rows, block_n, stages, pipelined, persistent, split_kv, pingpong = tiles
+    config = configs.TileConfig(2 * rows, block_n, 4, stages, "gluon", persistent=persistent, pipelined=pipelined,
+                                split_kv=split_kv, pingpong=pingpong)
     launchers._ensure_tma_allocator()
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
     arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
                  *lse.stride(), q.shape[2], k.shape[2], q.shape[1] // k.shape[1], q.shape[3] ** -0.5)
-    constants = dict(ROWS=rows, BLOCK_N=block_n, HEAD_DIM=q.shape[3], IS_CAUSAL=causal, NUM_STAGES=stages,
-                     CONSUMER_REGS=240, LOADER_REGS=24, PIPELINED=pipelined, SPLIT_KV=split_kv, PINGPONG=pingpong,
-                     num_warps=4)
-    grid = (triton.cdiv(q.shape[2], 2 * rows), q.shape[1], q.shape[0])
+    constants = dict(IS_CAUSAL=causal, num_warps=4, **launchers.gluon_forward_constants(config, q.shape[3]))
+    grid = (triton.cdiv(q.shape[2], config.block_m), q.shape[1], q.shape[0])
     if persistent:
         num_tiles = grid[0] * grid[1] * grid[2]
-        programs = torch.cuda.get_device_properties(q.device).multi_processor_count
-        kernel.attention_forward_gluon_persistent_kernel[(min(num_tiles, programs),)](
+        kernel.attention_forward_gluon_persistent_kernel[(min(num_tiles, launchers.multiprocessor_count(q.device)),)](
             *arguments, q.shape[1], num_tiles, **constants)
     else:
         kernel.attention_forward_gluon_kernel[grid](*arguments, **constants)

@@ -9,7 +9,8 @@ barrier protocol error: run it under ``timeout``.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_d256/probe.py
 
-Tile tuples: (q_stages, do_stages, dq_cols, dq_buffers).
+Tiles: the d=256 fused candidates of flashio.configs (one Q slot and 64-column dQ chunks; two Q slots and
+32-column chunks); in run 2 as tuples (q_stages, do_stages, dq_cols, dq_buffers, dq_overlap, P^T in float32).
 
 History (H200, 2026-11-30). Run 1 (the kernel, then in this folder, first run): dV matched to 0.0000 but
 dQ was off by 0.4-4.3 for every tile: the dQ reducers' descriptors spanned DQ_COLS columns, so every chunk
@@ -32,26 +33,25 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
 
 from fused_backward_probe import inputs  # noqa: E402  (benchmarks/fused_backward_probe.py)
-from flashio import launchers  # noqa: E402
-from flashio.kernels.backward_gluon_split import attention_backward_fused_split_kernel  # noqa: E402
+from flashio import configs, launchers  # noqa: E402
+from flashio.bench.sweep import describe_choice  # noqa: E402
 from flashio.reference import attention_reference  # noqa: E402
 
-TILES = [(1, 1, 64, 2), (2, 1, 32, 2)]
+TILES = configs.BACKWARD_FUSED_CANDIDATES[256]  # one Q slot and 64-column dQ chunks; two and 32
 
 
-def fused_backward(q, k, v, do, lse, delta, scale, causal, tiles):
-    """(dq, dk, dv) from the d=256 fused kernel with these ring depths and dQ chunks."""
-    q_stages, do_stages, dq_cols, dq_buffers = tiles
+def fused_backward(q, k, v, do, lse, delta, scale, causal, config):
+    """(dq, dk, dv) from the d=256 fused kernel with this tile configuration."""
+    kernel, constants = launchers.fused_backward_kernel(config, 256)
     launchers._ensure_tma_allocator()
     dq_acc = torch.zeros(q.shape, device=q.device, dtype=torch.float32)
     dk, dv = torch.empty_like(k), torch.empty_like(v)
-    attention_backward_fused_split_kernel[(triton.cdiv(k.shape[2], 64), k.shape[1], q.shape[0])](
+    kernel[(triton.cdiv(k.shape[2], config.block_n), k.shape[1], q.shape[0])](
         q, k, v, do, lse, delta, dk, dv, dq_acc,
         *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *do.stride()[:3], *lse.stride(),
         *dk.stride()[:3], *dv.stride()[:3], *dq_acc.stride()[:3],
         q.shape[2], k.shape[2], q.shape[1] // k.shape[1], scale,
-        BLOCK_M=64, BLOCK_N=64, HEAD_DIM=256, IS_CAUSAL=causal, Q_STAGES=q_stages, DO_STAGES=do_stages,
-        DQ_COLS=dq_cols, DQ_BUFFERS=dq_buffers, MMA_REGS=240, WORKER_REGS=24, num_warps=4)
+        IS_CAUSAL=causal, num_warps=config.num_warps, **constants)
     return dq_acc.to(q.dtype), dk, dv
 
 
@@ -98,9 +98,9 @@ def main():
               f"{rule_ratios(reference, ref32, ref_lp)}}}", flush=True)
         for tiles in TILES:
             result = fused_backward(*args, tiles)
-            print(f"  - {tiles}: {max_diffs(result, reference)}; rule {{{rule_ratios(result, ref32, ref_lp)}}}",
+            print(f"  - {describe_choice(tiles)}: {max_diffs(result, reference)}; rule {{{rule_ratios(result, ref32, ref_lp)}}}",
                   flush=True)
-    print("| causal | N | cuDNN backward | two-kernel (default tiles) | " + " | ".join(str(t) for t in TILES) + " |")
+    print("| causal | N | cuDNN backward | two-kernel (default tiles) | " + " | ".join(describe_choice(t) for t in TILES) + " |")
     print("|---|---|---|---|" + "---|" * len(TILES))
     for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 4096), (True, 16384)):
         batch, heads = 16384 // n, 8

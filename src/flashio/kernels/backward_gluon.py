@@ -27,12 +27,12 @@ S^T run while dP^T is still on the tensor cores; P^T and dS^T stay in registers 
 dV and dK products; dS^T also goes to shared memory, where the dQ product reads it transposed. dQ_i is
 computed in ``DQ_CHUNKS`` column chunks (fewer live registers) into ``DQ_BUFFERS`` float32 tiles, whose
 reduce-add overlaps the next block. With ``KV_IN_REGISTERS`` K_j and V_j are also held in registers as
-the A operands of S^T and dP^T (less shared-memory traffic, more registers). Keys past the end read as zeros (their dK/dV rows are not written),
-rows past the end of the queries have an infinite LSE (P = 0) and are clipped by the reduce, so only
-causality needs a mask (applied to every block of a causal call). No dropout, block mask or packed
-variable-length batch: the launcher sends those to the Triton kernels. Gluon has no interpreter, so on a
-CPU this file is only compiled (tests/kernels/test_backward_gluon.py); its numerics are checked on the
-GPU by ``python -m flashio.check``.
+the A operands of S^T and dP^T (less shared-memory traffic, more registers). Keys past the end read as
+zeros (their dK/dV rows are not written), rows past the end of the queries have an infinite LSE (P = 0)
+and are clipped by the reduce, so only causality needs a mask (applied to every block of a causal call).
+No dropout, block mask or packed variable-length batch: the launcher sends those to the Triton kernels.
+Gluon has no interpreter, so on a CPU this file is only compiled (tests/bench/test_resources.py); its
+numerics are checked on the GPU by ``python -m flashio.check``.
 """
 
 from triton._C.libtriton import ir
@@ -71,6 +71,22 @@ def _wait_for_last_loads(ready, it, STAGES: gl.constexpr, FIRST: gl.constexpr):
         previous = it - back
         slot = gl.maximum(previous, 0)
         mbarrier.wait(ready.index(FIRST + slot % STAGES), (slot // STAGES) & 1, pred=previous >= 0)
+
+
+@gluon.jit
+def _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head,
+                    start_n, seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """Request K_j and V_j (keys start_n.. of (batch, kv_head)) into k_smem and v_smem, completing kv_ready:
+    a backward program's key block, loaded once."""
+    dtype: gl.constexpr = K.dtype.element_ty
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
+    tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
+    tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
 
 
 @gluon.jit
@@ -192,13 +208,8 @@ def attention_backward_fused_kernel(
         mbarrier.init(ready.index(ring_index), count=1)
     mbarrier.init(kv_ready, count=1)
 
-    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
-    tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
-    tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
+    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
+                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
 
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
@@ -302,15 +313,9 @@ def _fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, st
     opposite parity, so the first pass through the ring does not wait)."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     TILE_BYTES: gl.constexpr = 2 * BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
-    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
-    tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
-    tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
+    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
+                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
     it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index

@@ -38,7 +38,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_head_descriptor, _query_blocks, _wait_for_last_loads,
+from flashio.kernels.backward_gluon import (_head_descriptor, _load_key_block, _query_blocks, _wait_for_last_loads,
                                             async_reduce_add_shared_to_global)
 
 
@@ -52,15 +52,9 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
     """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     TILE_BYTES: gl.constexpr = BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
-    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
-    tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
-    tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
+    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
+                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
     it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index

@@ -464,6 +464,43 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 
 
 @gluon.jit
+def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+                    SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr):
+    """A program's shared memory, barriers initialised: (Q's two halves, the K and V rings, q_ready,
+    q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
+    (with SPLIT_KV, V's barriers after K's), turn (PINGPONG: consumer h may issue its products; else
+    q_ready, unused))."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
+    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    if PERSISTENT:
+        q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    else:
+        q_empty = q_ready
+    KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES
+    kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
+    for half in gl.static_range(2):
+        mbarrier.init(q_ready.index(half), count=1)
+        if PERSISTENT:
+            mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
+    for slot in gl.static_range(KV_BARRIERS):
+        mbarrier.init(kv_ready.index(slot), count=1)
+        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+    if PINGPONG:
+        turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+        for half in gl.static_range(2):
+            mbarrier.init(turn.index(half), count=1)
+    else:
+        turn = q_ready
+    return q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn
+
+
+@gluon.jit
 def attention_forward_gluon_kernel(
     Q, K, V, O, LSE,
     stride_qb, stride_qh, stride_qm,
@@ -478,9 +515,6 @@ def attention_forward_gluon_kernel(
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
-    dtype: gl.constexpr = Q.dtype.element_ty
-    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     block = gl.program_id(0)
     if IS_CAUSAL:
         block = gl.num_programs(0) - 1 - block
@@ -489,25 +523,8 @@ def attention_forward_gluon_kernel(
     kv_head = head // kv_group_size
     start_m = block * 2 * ROWS
     end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL)
-
-    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
-    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES  # V's after K's when split
-    kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    for half in gl.static_range(2):
-        mbarrier.init(q_ready.index(half), count=1)
-    for slot in gl.static_range(KV_BARRIERS):
-        mbarrier.init(kv_ready.index(slot), count=1)
-        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
-    if PINGPONG:  # turn[h]: consumer h may issue its products (the other consumer arrives)
-        turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-        for half in gl.static_range(2):
-            mbarrier.init(turn.index(half), count=1)
-    else:
-        turn = q_ready  # not used
+    q_smem, k_smem, v_smem, q_ready, _, kv_ready, kv_empty, turn = _shared_buffers(
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, False)
 
     gl.warp_specialize([
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
@@ -545,29 +562,8 @@ def attention_forward_gluon_persistent_kernel(
     loader fetches a tile's Q and first K/V blocks while the consumers still work on the previous one, and
     a tile's output store overlaps the next tile. Q buffers are handed back through ``q_empty`` once their
     output tile has been stored."""
-    dtype: gl.constexpr = Q.dtype.element_ty
-    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
-    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES  # V's after K's when split
-    kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    for half in gl.static_range(2):
-        mbarrier.init(q_ready.index(half), count=1)
-        mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
-    for slot in gl.static_range(KV_BARRIERS):
-        mbarrier.init(kv_ready.index(slot), count=1)
-        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
-    if PINGPONG:  # turn[h]: consumer h may issue its products (the other consumer arrives)
-        turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-        for half in gl.static_range(2):
-            mbarrier.init(turn.index(half), count=1)
-    else:
-        turn = q_ready  # not used
+    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn = _shared_buffers(
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True)
 
     gl.warp_specialize([
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
