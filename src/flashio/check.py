@@ -201,16 +201,22 @@ def forced_paths() -> dict:
             128: (TileConfig(128, 64, 8, 2, max_registers=128),),
             256: (TileConfig(64, 64, 4, 2),)}}),
         "forward: Gluon (d=128, 256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {}),
-        # The persistent Gluon forward: in no tuned list yet (v0.10: compiled for sm_90a, never run).
+        # The plain loop (no longer tuned at d=128; at d=256 tuned but not the first tile).
+        "forward: Gluon, other loops": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+            128: (TileConfig(128, 128, 4, 3, "gluon"),),
+            256: (TileConfig(128, 64, 4, 2, "gluon"),)}}),
+        # The persistent Gluon forward (v0.11: first run correct; the pipelined d=128 form is tuned, the plain
+        # d=256 form here is not).
         "forward: Gluon, persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
             128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),),
             256: (TileConfig(128, 64, 4, 2, "gluon", persistent=True),)}}),
-        # Separate K and V barriers, so that the pipelined loop runs with two slots (v0.10: compiled, not run).
+        # Separate K and V barriers, so that the pipelined loop runs with two slots (tuned since v0.11).
         "forward: Gluon, pipelined, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
             "FORWARD_GLUON_CANDIDATES": {
                 128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),)}}),
-        # The consumers taking turns to issue their products (v0.10: compiled, not run).
+        # The consumers taking turns to issue their products (tuned at d=128 since v0.11; the d=256 form here
+        # is not).
         "forward: Gluon, pipelined, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
             "FORWARD_GLUON_CANDIDATES": {
                 128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),

@@ -166,9 +166,26 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # overlapping the latter) was compiled for sm_90a after the v0.10 grid (no spills; the SASS keeps one
 # product in flight across the softmax) and first run on the GPU by ``flashio.check`` (forced path
 # "forward: Gluon", which takes the first tile) and benchmarks/experiments/forward_gluon/probe.py.
+# v0.11 probe (results/2026-11-30_h200_v0.11_probes/probe3.txt, bf16, same process, TFLOP/s): three forms
+# prepared in v0.10 ran correctly on their first run and join the choice where they led a point:
+# - persistent (one program per multiprocessor, the loader fetching the next tile's Q and K/V while the
+#   consumers finish one): d=128 non-causal 1k 524 against 444 for the pipelined tile (cuDNN 605); d=256
+#   with separate K/V slots non-causal 1k 620 (cuDNN 627);
+# - separate K and V barriers (``split_kv``: K_j's slot freed after S_j, V_j's after P_j V_j, so the
+#   pipelined loop runs in two slots): d=256 pipelined 697-698 at 4k-16k non-causal against 611-633 plain
+#   (cuDNN 729-749), causal 16k 678 (cuDNN 653); d=128 16k non-causal 634 against 604;
+# - ping-pong (``pingpong``: the consumers take turns at issuing their products): d=128 causal 16k 605
+#   against 566.
+# The plain d=128 tile is dropped (the pipelined one led it at every v0.10 point by 8-20%); the plain d=256
+# tile stays (causal 2k: level with separate K/V slots).
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True), TileConfig(128, 128, 4, 3, "gluon")),
-    256: (TileConfig(128, 64, 4, 2, "gluon"),),
+    128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
+          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
+    256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),
+          TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),
+          TileConfig(128, 64, 4, 2, "gluon")),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the

@@ -127,43 +127,31 @@ def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_w
         assert row["stack"] == 0, row
 
 
-def test_gluon_forward_tiles_fit_one_program_per_multiprocessor_without_spills():
-    # Two consumer warpgroups and a loader warp (12 warps); d=128 keeps a three-slot K/V ring (225 KB), in
-    # the plain and the pipelined form.
-    rows = [row for row in _measure("forward gluon") if row["label"] in ("forward gluon d=128", "forward gluon d=256")]
+@pytest.fixture(scope="module")
+def gluon_forward():
+    return _measure("forward gluon")
+
+
+def test_gluon_forward_tiles_fit_one_program_per_multiprocessor_without_spills(gluon_forward):
+    # Two consumer warpgroups and a loader warp (12 warps): the tuned tiles (configs.FORWARD_GLUON_CANDIDATES,
+    # plain, pipelined, separate K/V slots, ping-pong; 161-225 KB) and the forced-only ones.
+    rows = [row for row in gluon_forward if "persistent" not in row["label"]]
+    assert len(rows) == 7
+    for row in rows:
+        assert "error" not in row, row
+        assert row["num_warps"] == 12 and row["programs_per_sm"] == 1, row
+        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0 and row["shared_kb"] <= 227, row
+        assert row["stack"] == 0, row
+
+
+def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely_spills(gluon_forward):
+    # The persistent forms keep the loop-carried tile indices partly on the stack: 32 B in the pipelined
+    # d=128 form, 56 B in the d=256 form with separate K/V slots (v0.11 survey; both tuned after the H200
+    # probe measured them, 524 and 620 TFLOP/s at N=1k), none in the plain one.
+    rows = [row for row in gluon_forward if "persistent" in row["label"]]
     assert len(rows) == 3
     for row in rows:
         assert "error" not in row, row
         assert row["num_warps"] == 12 and row["programs_per_sm"] == 1, row
         assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0 and row["shared_kb"] <= 227, row
-        assert row["stack"] == 0, row
-
-
-def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely_spills():
-    # The causal pipelined d=128 form keeps 32 B of stack (v0.10: loop-carried tile indices), the others none.
-    rows = _measure("forward gluon persistent")
-    assert len(rows) == 2
-    for row in rows:
-        assert "error" not in row, row
-        assert row["num_warps"] == 12 and row["programs_per_sm"] == 1, row
-        assert row["HGMMA"] > 0 and row.get("HMMA", 0) == 0 and row["shared_kb"] <= 227, row
-        assert row["stack"] <= 32, row
-
-
-def test_gluon_forward_with_separate_key_and_value_slots_compiles_without_spills():
-    # The pipelined loop with two slots per ring (K_j's freed once S_j is computed).
-    rows = [row for row in _measure("forward gluon split-kv") if "pingpong" not in row["label"]]
-    assert len(rows) == 2
-    for row in rows:
-        assert "error" not in row, row
-        assert row["num_warps"] == 12 and row["HGMMA"] > 0 and row["shared_kb"] <= 227, row
-        assert row["stack"] == 0, row
-
-
-def test_gluon_forward_with_ping_pong_consumers_compiles_without_spills():
-    rows = _measure("pingpong")
-    assert len(rows) == 2
-    for row in rows:
-        assert "error" not in row, row
-        assert row["num_warps"] == 12 and row["HGMMA"] > 0 and row["shared_kb"] <= 227, row
-        assert row["stack"] == 0, row
+        assert row["stack"] <= 56, row

@@ -163,22 +163,20 @@ def surveyed():
         rows.append((f"forward ws{' persistent' if config.persistent else ''} d={d}", kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           MAY_MASK=False), config))
-    # The Gluon forward (v0.10): two consumer warpgroups and a loader warp; the tuned tiles, then the
-    # persistent forms, the pipelined ones with separate K/V slots and with ping-pong (forced only, in
-    # flashio.check).
-    persistent_gluon = ((128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)),
-                        (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
-                        (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True)),
-                        (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True)),
-                        (128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
-                        (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
+    # The Gluon forward (v0.10): two consumer warpgroups and a loader warp; the tuned tiles (since v0.11 the
+    # pipelined loop, persistent, with separate K/V slots and with ping-pong among them), then the forms
+    # only flashio.check's forced paths run.
+    forced_only_gluon = ((128, TileConfig(128, 128, 4, 3, "gluon")),
+                         (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
+                         (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
     gluon_forward_tiles = [(d, config) for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
-                           for config in candidates] + list(persistent_gluon)
+                           for config in candidates]
+    gluon_forward_tiles += [tile for tile in forced_only_gluon if tile not in gluon_forward_tiles]
     for d, config in gluon_forward_tiles if launchers.GLUON_AVAILABLE else ():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
-        form = (" persistent" if config.persistent else "") + (" split-kv" if config.split_kv else "") + \
-            (" pingpong" if config.pingpong else "")
+        form = (" persistent" if config.persistent else "") + (" pipelined" if config.pipelined else "") + \
+            (" split-kv" if config.split_kv else "") + (" pingpong" if config.pingpong else "")
         rows.append((f"forward gluon{form} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
