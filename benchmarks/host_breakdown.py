@@ -2,7 +2,10 @@
 batch 16 x 16 heads), measured on the GPU machine: each piece is called alone in a loop of queued launches
 (no synchronisation inside the loop; ``host_overhead.host_ms``), so the numbers are host microseconds per
 call, not GPU time. The first two pieces are the floor under any launcher: Triton's own launch of one kernel
-with its arguments prepared, and a forward's two output allocations (added in v0.10, not yet run).
+with its arguments prepared, and a forward's two output allocations (v0.11: 43 and 7 µs). The flashio pieces
+are timed with launch plans (``flashio/launch_plans.py``: a repeated call replays the recorded launches) and
+without (``FLASHIO_LAUNCH_PLANS=0``). Run it after a grid at the same shape (or with a tuning cache): the
+first call of each tunes.
 
     PYTHONPATH=src python3 benchmarks/host_breakdown.py
 
@@ -26,7 +29,7 @@ from host_overhead import host_ms  # noqa: E402
 
 
 def main() -> int:
-    for dtype in (torch.float16, torch.bfloat16):
+    for dtype in (torch.bfloat16,):
         n, d, causal = 1024, 128, True
         batch, heads = 16384 // n, 2048 // d
         q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=dtype, requires_grad=True)
@@ -63,8 +66,19 @@ def main() -> int:
                                                                          dtype=torch.float32).to(qd.dtype)),
             "q.grad accumulation (3 in-place adds)": lambda: (qd.add_(0.0), kd.add_(0.0), vd.add_(0.0)),
         }
+        flashio_pieces = [name for name in pieces if "attention" in name or "autograd" in name]
         for name, fn in pieces.items():
-            print(f"{str(dtype)[6:]:8s} {name:40s} host {host_ms(fn) * 1e3:6.0f} us/call", flush=True)
+            if name not in flashio_pieces:
+                print(f"{str(dtype)[6:]:8s} {name:56s} host {host_ms(fn) * 1e3:6.0f} us/call", flush=True)
+                continue
+            for setting in (None, "0"):
+                if setting is None:
+                    os.environ.pop("FLASHIO_LAUNCH_PLANS", None)
+                else:
+                    os.environ["FLASHIO_LAUNCH_PLANS"] = setting
+                label = f"{name} ({'plans' if setting is None else 'no plans'})"
+                print(f"{str(dtype)[6:]:8s} {label:56s} host {host_ms(fn) * 1e3:6.0f} us/call", flush=True)
+            os.environ.pop("FLASHIO_LAUNCH_PLANS", None)
         q.grad = k.grad = v.grad = None
     return 0
 

@@ -19,6 +19,15 @@ os.environ["FLASHIO_TUNING_CACHE"] = "off"
 
 
 @pytest.fixture(autouse=True)
+def _no_launch_plans_across_tests():
+    """Launch plans (on by default for CUDA tensors) are keyed on inputs and options, not on the candidate
+    lists a test may replace: each test starts without any."""
+    from flashio import launch_plans
+
+    launch_plans.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fixed_seed(request):
     """Seed torch's generator per test from the test's id: every test (and every parameter set) gets
     fresh random inputs, and the same inputs on every run."""

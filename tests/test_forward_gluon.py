@@ -2,8 +2,8 @@
 CPU its numerics cannot run. What is checked here: its tiles (two 64-row consumer warpgroups), that forcing
 it (plain or persistent) where it cannot run falls back to the Triton kernels with the reference's output, and
 (tests/bench/test_resources.py) that its tiles compile for sm_90a without spills. Its output and LSE are
-checked on the H200 by ``python -m flashio.check`` (the default cases at d=128 and 256, where it joins the
-tuned choice, and the forced path ``forward: Gluon (d=128, 256)``)."""
+checked on the H200 by ``python -m flashio.check`` (the default cases at d=64, 128 and 256, where it joins the
+tuned choice, and the forced path ``forward: Gluon (d=64, 128, 256)``)."""
 
 import pytest
 import torch

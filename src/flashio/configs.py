@@ -179,6 +179,10 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # The plain d=128 tile is dropped (the pipelined one led it at every v0.10 point by 8-20%); the plain d=256
 # tile stays (causal 2k: level with separate K/V slots).
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    # d=64: correct in the v0.11 probe (all three forms), rates first measured by the v0.11 grid.
+    64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
+         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
+         TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True)),
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
@@ -311,6 +315,18 @@ def autotune_enabled() -> bool:
 
 Option = TypeVar("Option", bound=Hashable)
 _CHOICES: dict[Hashable, Hashable] = {}
+_COUNTERS = {"measurements": 0, "generation": 0}
+
+
+def tuning_measurements() -> int:
+    """How many candidates have been timed in this process (a launch plan is recorded only from a call that
+    timed none: a call that tuned also ran the candidates that lost)."""
+    return _COUNTERS["measurements"]
+
+
+def choices_generation() -> int:
+    """Bumped whenever the cached choices are forgotten; part of every launch plan's key."""
+    return _COUNTERS["generation"]
 
 
 def tuning_cache_path() -> Optional[Path]:
@@ -412,6 +428,7 @@ def choose_config(
     else:
         chosen = _remembered(key, candidates)
         if chosen is None:
+            _COUNTERS["measurements"] += len(candidates)
             timings = [(time_config(config), index) for index, config in enumerate(candidates)]
             best_time, best_index = min(timings)
             if best_time == float("inf"):
@@ -428,8 +445,10 @@ def cached_choice(key: Hashable):
 
 
 def clear_choices() -> None:
-    """Forget every cached choice (the next call of each kernel times its candidates again)."""
+    """Forget every cached choice (the next call of each kernel times its candidates again) and, through
+    the generation in their keys, every launch plan."""
     _CHOICES.clear()
+    _COUNTERS["generation"] += 1
 
 
 def cached_choices() -> dict[Hashable, Hashable]:

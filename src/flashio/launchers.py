@@ -20,7 +20,7 @@ import torch
 import triton
 from triton.runtime import _allocation as _triton_allocation  # private: the allocator check below
 
-from flashio import configs
+from flashio import configs, launch_plans
 from flashio._interpreter_compat import ensure_interpreter_fixes
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
@@ -163,9 +163,9 @@ def _row_stats_strides(stats: torch.Tensor, layout: str) -> tuple[int, int, int]
 
 def _new_row_stats(problem: Problem, q: torch.Tensor) -> torch.Tensor:
     if problem.layout == "thd":
-        return torch.empty((problem.num_heads, q.shape[0]), device=q.device, dtype=torch.float32)
-    return torch.empty((problem.batch, problem.num_heads, problem.seqlen_q), device=q.device,
-                       dtype=torch.float32)
+        return launch_plans.empty((problem.num_heads, q.shape[0]), device=q.device, dtype=torch.float32)
+    return launch_plans.empty((problem.batch, problem.num_heads, problem.seqlen_q), device=q.device,
+                              dtype=torch.float32)
 
 
 _PLACEHOLDERS: dict = {}
@@ -176,7 +176,8 @@ def _placeholder(device: torch.device) -> torch.Tensor:
     per device, because allocating (and zero-filling) one on every call costs a launch."""
     tensor = _PLACEHOLDERS.get(device)
     if tensor is None:
-        tensor = _PLACEHOLDERS[device] = torch.zeros((1, 1, 1, 1), device=device, dtype=torch.int32)
+        tensor = _PLACEHOLDERS[device] = launch_plans.persistent(
+            torch.zeros((1, 1, 1, 1), device=device, dtype=torch.int32))
     return tensor
 
 
@@ -358,9 +359,31 @@ def attention_forward(
     """Launch the forward kernel; return (out, lse) with out in the query's layout.
 
     lse is float32, (batch, heads, seqlen_q), or (heads, total_q) for packed batches, in natural log.
+    A call on inputs seen before (same shapes, strides, dtypes, alignment and options; fixed lengths, no
+    dropout or block mask) replays the launches recorded from the first (``launch_plans``).
     """
+    key = None
+    if varlen is None and sparse is None and dropout_p == 0 and launch_plans.enabled(q):
+        key = ("forward", layout, softmax_scale, causal, *_plan_fields(q, k, v), configs.forced_path("forward"),
+               configs.autotune_enabled(), configs.choices_generation())
+    return launch_plans.run(key, (q, k, v), lambda: _launch_forward(
+        q, k, v, layout=layout, softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p, seed=seed,
+        varlen=varlen, sparse=sparse))
+
+
+def _plan_fields(*tensors: torch.Tensor) -> tuple:
+    """The tensors' part of a launch plan's key: device (and the current one, which Triton compiles and
+    launches for), and per tensor shape, strides, dtype and address modulo 16."""
+    first = tensors[0]
+    fields = [first.device, torch.cuda.current_device() if first.is_cuda else -1]
+    for tensor in tensors:
+        fields += (tensor.shape, tensor.stride(), tensor.dtype, launch_plans.alignment(tensor))
+    return tuple(fields)
+
+
+def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, varlen, sparse):
     problem = describe(q, k, layout, varlen)
-    out = torch.empty(q.shape, device=q.device, dtype=q.dtype)
+    out = launch_plans.empty(q.shape, device=q.device, dtype=q.dtype)
     lse = _new_row_stats(problem, q)
     if q.numel() == 0:
         return out, lse
@@ -387,11 +410,13 @@ def attention_forward(
                              **gluon_forward_constants(config, problem.head_dim))
             if config.persistent:  # one 12-warp program per multiprocessor, looping over the tiles
                 num_tiles = grid[0] * grid[1] * grid[2]
-                forward_gluon_kernels.attention_forward_gluon_persistent_kernel[
-                    (min(num_tiles, multiprocessor_count(q.device)),)](
+                launch_plans.launch(
+                    forward_gluon_kernels.attention_forward_gluon_persistent_kernel,
+                    (min(num_tiles, multiprocessor_count(q.device)),),
                     *arguments, problem.num_heads, num_tiles, **constants)
             else:
-                forward_gluon_kernels.attention_forward_gluon_kernel[grid](*arguments, **constants)
+                launch_plans.launch(forward_gluon_kernels.attention_forward_gluon_kernel, grid, *arguments,
+                                    **constants)
             return
         if config.path == "ws":
             if q.is_cuda:
@@ -406,16 +431,19 @@ def attention_forward(
                 num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
                 # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
                 programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
-                forward_ws_kernels.attention_forward_ws_persistent_kernel[(min(num_tiles, programs),)](
+                launch_plans.launch(
+                    forward_ws_kernels.attention_forward_ws_persistent_kernel, (min(num_tiles, programs),),
                     *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, **constants)
             else:
-                forward_ws_kernels.attention_forward_ws_kernel[grid](
+                launch_plans.launch(
+                    forward_ws_kernels.attention_forward_ws_kernel, grid,
                     *arguments, problem.group_size, softmax_scale, 0, **constants)
             return
         if config.path == "tma":
             if q.is_cuda:
                 _ensure_tma_allocator()
-            forward_tma_kernels.attention_forward_tma_kernel[grid](
+            launch_plans.launch(
+                forward_tma_kernels.attention_forward_tma_kernel, grid,
                 q, k, v, out, lse,
                 *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                 cu_q, cu_k, fixed_q, fixed_k, problem.group_size, softmax_scale,
@@ -424,7 +452,8 @@ def attention_forward(
                 **config.launch_options(),
             )
             return
-        forward_kernels.attention_forward_kernel[grid](
+        launch_plans.launch(
+            forward_kernels.attention_forward_kernel, grid,
             q, k, v, out, lse,
             *(s for strides in tensor_strides for s in strides), *stats_strides,
             cu_q, cu_k, fixed_q, fixed_k,
@@ -482,22 +511,35 @@ def attention_backward(
     inside the dK/dV kernel, computed by its own kernel (no atomics: bitwise identical across runs), or,
     on Hopper, the whole backward is one fused five-product kernel (Gluon) that reduce-adds dQ tiles in
     bulk. ``deterministic=True`` forces the separate kernel; otherwise the fastest strategy for the shape
-    is timed on first use and cached (atomics under the interpreter).
+    is timed on first use and cached (atomics under the interpreter). Calls on inputs seen before replay
+    the launches recorded from the first, as in ``attention_forward``.
     """
+    key = None
+    if varlen is None and sparse is None and dropout_p == 0 and launch_plans.enabled(q):
+        key = ("backward", layout, softmax_scale, causal, deterministic, *_plan_fields(grad_out, q, k, v, out, lse),
+               configs.forced_path("backward"), configs.autotune_enabled(), configs.choices_generation())
+    return launch_plans.run(key, (grad_out, q, k, v, out, lse), lambda: _launch_backward(
+        grad_out, q, k, v, out, lse, layout=layout, softmax_scale=softmax_scale, causal=causal,
+        dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse, deterministic=deterministic))
+
+
+def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, causal, dropout_p, seed, varlen,
+                     sparse, deterministic):
     problem = describe(q, k, layout, varlen)
-    dq = torch.empty_like(q)
-    dk = torch.empty_like(k)
-    dv = torch.empty_like(v)
+    dq = launch_plans.empty_like(q)
+    dk = launch_plans.empty_like(k)
+    dv = launch_plans.empty_like(v)
     if q.numel() == 0 or k.numel() == 0:
-        return dq.zero_(), dk.zero_(), dv.zero_()
+        return launch_plans.zero_(dq), launch_plans.zero_(dk), launch_plans.zero_(dv)
     cu_q, cu_k, fixed_q, fixed_k = _varlen_args(problem, q)
     drop_threshold, drop_rescale = _dropout_args(dropout_p)
     stats_strides = _row_stats_strides(lse, layout)
 
-    delta = torch.empty_like(lse)
+    delta = launch_plans.empty_like(lse)
     preprocess_block = 64 if q.is_cuda else 32
-    backward_kernels.attention_backward_preprocess_kernel[
-        (cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch)](
+    launch_plans.launch(
+        backward_kernels.attention_backward_preprocess_kernel,
+        (cdiv(problem.seqlen_q, preprocess_block), problem.num_heads, problem.batch),
         out, grad_out, delta,
         *strides_bhnd(out, layout), *strides_bhnd(grad_out, layout), *stats_strides,
         cu_q, fixed_q, problem.head_dim,
@@ -541,15 +583,15 @@ def attention_backward(
 
     def run_fused() -> None:
         """Fill dq, dk, dv with the fused five-product kernel: dQ reduce-added into a float32 accumulator."""
-        dq_accumulator = torch.empty(q.shape, device=q.device, dtype=torch.float32)
+        dq_accumulator = launch_plans.empty(q.shape, device=q.device, dtype=torch.float32)
 
         def launch_fused(config: TileConfig):
-            dq_accumulator.zero_()
+            launch_plans.zero_(dq_accumulator)
             _ensure_tma_allocator()
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
             kernel, constants = fused_backward_kernel(config, problem.head_dim)
-            kernel[grid](
-                q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+            launch_plans.launch(
+                kernel, grid, q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                 *strides_bhnd(dq_accumulator, layout)[:3],
@@ -564,16 +606,16 @@ def attention_backward(
             config = _pick("backward_fused", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
                            configs.BACKWARD_FUSED_CANDIDATES, launch_fused, base_flags, None)
         launch_fused(config)
-        dq.copy_(dq_accumulator)
+        launch_plans.copy_(dq, dq_accumulator)
 
     def run(atomic_dq: bool) -> None:
         """Fill dq, dk, dv: dQ by atomics in the dK/dV kernel, or by its own kernel."""
-        dq_accumulator = torch.empty(q.shape, device=q.device, dtype=torch.float32) if atomic_dq else dq
+        dq_accumulator = launch_plans.empty(q.shape, device=q.device, dtype=torch.float32) if atomic_dq else dq
         dq_acc_strides = strides_bhnd(dq_accumulator, layout)
 
         def launch_dkdv(config: TileConfig):
             if atomic_dq:
-                dq_accumulator.zero_()
+                launch_plans.zero_(dq_accumulator)
             grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
             # One pass computes dK and dV together; two passes run dV first, then dK.
             passes = ((True, True),) if config.passes == 1 else ((False, True), (True, False))
@@ -591,16 +633,20 @@ def attention_backward(
                                      IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv,
                                      **config.launch_options())
                     if config.persistent:
-                        backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel[(min(num_tiles, programs),)](
+                        launch_plans.launch(
+                            backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel,
+                            (min(num_tiles, programs),),
                             *arguments, problem.num_heads, softmax_scale, 0, num_tiles, **constants)
                     else:
-                        backward_ws_kernels.attention_backward_dkdv_ws_kernel[grid](
+                        launch_plans.launch(
+                            backward_ws_kernels.attention_backward_dkdv_ws_kernel, grid,
                             *arguments, softmax_scale, 0, **constants)
                 return
             if config.path == "tma":
                 if q.is_cuda:
                     _ensure_tma_allocator()
-                backward_tma_kernels.attention_backward_dkdv_tma_kernel[grid](
+                launch_plans.launch(
+                    backward_tma_kernels.attention_backward_dkdv_tma_kernel, grid,
                     q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                     *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
                     *stats_strides,
@@ -612,7 +658,8 @@ def attention_backward(
                 )
                 return
             for compute_dk, compute_dv in passes:  # the dQ atomics, if any, in the dK pass
-                backward_kernels.attention_backward_dkdv_kernel[grid](
+                launch_plans.launch(
+                    backward_kernels.attention_backward_dkdv_kernel, grid,
                     q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                     *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
                     *tensor_strides["do"], *stats_strides,
@@ -628,7 +675,8 @@ def attention_backward(
             if config.path == "ws":
                 if q.is_cuda:
                     _ensure_tma_allocator()
-                backward_ws_kernels.attention_backward_dq_ws_kernel[grid](
+                launch_plans.launch(
+                    backward_ws_kernels.attention_backward_dq_ws_kernel, grid,
                     q, k, v, grad_out, lse, delta, dq,
                     *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
                     *stats_strides[:2], *tensor_strides["dq"][:3],
@@ -640,7 +688,8 @@ def attention_backward(
             if config.path == "tma":
                 if q.is_cuda:
                     _ensure_tma_allocator()
-                backward_tma_kernels.attention_backward_dq_tma_kernel[grid](
+                launch_plans.launch(
+                    backward_tma_kernels.attention_backward_dq_tma_kernel, grid,
                     q, k, v, grad_out, lse, delta, dq,
                     *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)),
                     *stats_strides, *tensor_strides["dq"][:3],
@@ -650,7 +699,8 @@ def attention_backward(
                     **config.launch_options(),
                 )
                 return
-            backward_kernels.attention_backward_dq_kernel[grid](
+            launch_plans.launch(
+                backward_kernels.attention_backward_dq_kernel, grid,
                 q, k, v, grad_out, lse, delta, dq,
                 *tensor_strides["q"], *tensor_strides["k"], *tensor_strides["v"],
                 *tensor_strides["do"], *stats_strides, *tensor_strides["dq"],
@@ -672,7 +722,7 @@ def attention_backward(
                                 extra_candidates=configs.BACKWARD_DKDV_WS_CANDIDATES if ws_here else None)
         launch_dkdv(dkdv_config)
         if atomic_dq:
-            dq.copy_(dq_accumulator)
+            launch_plans.copy_(dq, dq_accumulator)
             return
         if use_tma or forced_ws_dq:
             dq_config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DQ,

@@ -166,7 +166,9 @@ def surveyed():
     # The Gluon forward (v0.10): two consumer warpgroups and a loader warp; the tuned tiles (since v0.11 the
     # pipelined loop, persistent, with separate K/V slots and with ping-pong among them), then the forms
     # only flashio.check's forced paths run.
-    forced_only_gluon = ((128, TileConfig(128, 128, 4, 3, "gluon")),
+    forced_only_gluon = ((64, TileConfig(128, 128, 4, 3, "gluon")),
+                         (64, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
+                         (128, TileConfig(128, 128, 4, 3, "gluon")),
                          (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
                          (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
     gluon_forward_tiles = [(d, config) for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()

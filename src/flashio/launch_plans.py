@@ -1,0 +1,258 @@
+"""Launch plans: a launcher call on inputs seen before, replayed without the launcher's Python.
+
+A forward or backward call does the same work every time it meets the same shapes, strides, dtypes and
+options: the same kernels (the tuned choice), grids, integer arguments and compile-time constants, only on
+new tensors. On the H200 host that Python costs more than short kernels take to run (v0.9: a forward launcher
+90-250 µs, a backward 190-440 µs, against 85-190 µs of GPU work per kernel at causal N=1k; v0.11: Triton's
+own launch of one kernel with its arguments already built, 43 µs). So the first call on such inputs is
+recorded -- the buffers it allocates (shape, strides, dtype), the kernels it launches (the compiled kernel,
+grid and full argument list, each tensor argument replaced by the index of the input or buffer it is) and
+the buffer operations between them (zero, copy) -- and later calls with the same key replay the record:
+allocate the buffers, put the new tensors into the argument lists and launch the compiled kernels directly
+(Triton's argument binding, specialisation key and cache lookup are what the key already decided).
+
+What keeps a replay exact:
+- the key (built by the launcher) holds everything the launcher's decisions read: shapes, strides, dtypes,
+  device, 16-byte alignment of every input, the options, the forced path and autotune settings, and the
+  tuned-choice generation (``configs.choices_generation``: clearing the choices forgets every plan);
+- a record is kept only if the call timed no candidate (``configs.tuning_measurements``: a call that tuned
+  also launched the losers), every tensor argument is an input, a buffer allocated through this module, or a
+  tensor marked ``persistent`` (the launchers' placeholders), and the inputs are distinct objects (a tensor
+  passed twice would be one slot);
+- buffers are allocated empty, as the recorded call allocated them; every initialisation of them goes
+  through ``zero_`` / ``copy_`` here, so it is recorded too;
+- with a launch hook set (a profiler, ``triton.knobs.runtime.launch_enter_hook``) nothing is replayed.
+
+On a GPU a replayed launch calls the compiled kernel's launcher as ``JITFunction.run`` does after its cache
+hit; under the Triton interpreter (where launches compile nothing) it launches the kernel object again with
+the recorded constants, which lets the CPU tests check the records. Plans are on for CUDA tensors and off
+under the interpreter unless ``FLASHIO_LAUNCH_PLANS=1``; ``FLASHIO_LAUNCH_PLANS=0`` turns them off.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Callable, Hashable, Optional, Sequence
+
+import torch
+
+from flashio import configs
+
+MAX_PLANS = 512  # plans kept; on overflow all are dropped (each holds a few tuples and compiled-kernel refs)
+
+_PLANS: dict[Hashable, "Plan"] = {}
+_PERSISTENT: dict[int, torch.Tensor] = {}
+_STATE = threading.local()
+
+
+def enabled(tensor: torch.Tensor) -> bool:
+    """Whether calls on ``tensor``'s device record and replay plans (``FLASHIO_LAUNCH_PLANS``)."""
+    setting = os.environ.get("FLASHIO_LAUNCH_PLANS")
+    if setting is None:
+        return tensor.is_cuda
+    return setting not in ("0", "false", "False", "no", "off")
+
+
+def clear() -> None:
+    """Forget every plan (the next call on each key records again)."""
+    _PLANS.clear()
+
+
+def plan_count() -> int:
+    return len(_PLANS)
+
+
+def persistent(tensor: torch.Tensor) -> torch.Tensor:
+    """Mark a tensor that outlives calls (a placeholder argument): a record refers to it as it is."""
+    _PERSISTENT[id(tensor)] = tensor
+    return tensor
+
+
+def alignment(tensor: torch.Tensor) -> int:
+    """The key's alignment field: the tensor's address modulo 16 (the kernels' descriptor and vector-load
+    eligibility and Triton's pointer specialisation depend on it)."""
+    return tensor.data_ptr() % 16
+
+
+# --- what the launchers call instead of torch / Triton directly ------------------------------------------
+
+
+def _recorder() -> Optional["_Recorder"]:
+    return getattr(_STATE, "recorder", None)
+
+
+def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """``torch.empty``; recorded as a buffer of the plan."""
+    tensor = torch.empty(tuple(shape), device=device, dtype=dtype)
+    recorder = _recorder()
+    if recorder is not None:
+        recorder.add_buffer(tensor)
+    return tensor
+
+
+def empty_like(tensor: torch.Tensor) -> torch.Tensor:
+    """``torch.empty_like``; recorded as a buffer of the plan (with the strides it got)."""
+    result = torch.empty_like(tensor)
+    recorder = _recorder()
+    if recorder is not None:
+        recorder.add_buffer(result)
+    return result
+
+
+def zero_(tensor: torch.Tensor) -> torch.Tensor:
+    recorder = _recorder()
+    if recorder is not None:
+        recorder.add_operation(("zero", recorder.slot(tensor)))
+    return tensor.zero_()
+
+
+def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
+    recorder = _recorder()
+    if recorder is not None:
+        recorder.add_operation(("copy", recorder.slot(target), recorder.slot(source)))
+    return target.copy_(source)
+
+
+def launch(kernel, grid: tuple, *args, **constants):
+    """``kernel[grid](*args, **constants)``; recorded as a launch of the plan."""
+    compiled = kernel[grid](*args, **constants)
+    recorder = _recorder()
+    if recorder is not None:
+        recorder.add_launch(kernel, grid, args, constants, compiled)
+    return compiled
+
+
+# --- recording and replay ---------------------------------------------------------------------------------
+
+
+class _Recorder:
+    def __init__(self, inputs: Sequence[torch.Tensor]):
+        self.slots: dict[int, int] = {id(tensor): index for index, tensor in enumerate(inputs)}
+        self.keep = list(inputs)  # keeps every recorded tensor alive, so that no id is reused meanwhile
+        self.device = inputs[0].device
+        self.buffers: list[tuple] = []
+        self.steps: list[tuple] = []
+        self.broken: Optional[str] = None
+
+    def add_buffer(self, tensor: torch.Tensor) -> None:
+        self.slots[id(tensor)] = len(self.keep)
+        self.keep.append(tensor)
+        self.buffers.append((tuple(tensor.shape), tuple(tensor.stride()), tensor.dtype))
+
+    def slot(self, tensor: torch.Tensor) -> int:
+        index = self.slots.get(id(tensor))
+        if index is None:
+            self.broken = "an operation on a tensor that is neither an input nor a buffer of the call"
+            return -1
+        return index
+
+    def add_operation(self, operation: tuple) -> None:
+        self.steps.append(operation)
+
+    def add_launch(self, kernel, grid, args, constants, compiled) -> None:
+        if self.broken:
+            return
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+        if compiled is not None and hasattr(compiled, "packed_metadata"):
+            # The full argument list in signature order, as JITFunction.run passes it to the launcher
+            # (the compile-time constants included; launch options such as num_warps are not arguments).
+            params = kernel.params
+            values = list(args) + [constants[p.name] if p.name in constants else p.default
+                                   for p in params[len(args):]]
+            if len(values) != len(params):
+                self.broken = "a launch with more arguments than the kernel has"
+                return
+            call = ("compiled", compiled.run, compiled.function, compiled.packed_metadata)
+        else:  # the interpreter (or a test's stand-in): launch the kernel object again
+            values = list(args)
+            call = ("kernel", kernel, dict(constants))
+        positions = []
+        for index, value in enumerate(values):
+            if isinstance(value, torch.Tensor):
+                if id(value) in _PERSISTENT:
+                    continue
+                slot = self.slot(value)
+                if slot < 0:
+                    return
+                positions.append((index, slot))
+                values[index] = None
+        self.steps.append(("launch", call, grid, tuple(values), tuple(positions)))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A recorded call: buffers to allocate, steps to run, which slots the call returned."""
+
+    device: torch.device
+    buffers: tuple
+    steps: tuple
+    outputs: tuple
+
+    def replay(self, inputs: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+        slots = list(inputs)
+        device = self.device
+        for shape, stride, dtype in self.buffers:
+            slots.append(torch.empty_strided(shape, stride, dtype=dtype, device=device))
+        stream = None
+        for step in self.steps:
+            kind = step[0]
+            if kind == "launch":
+                _, call, grid, values, positions = step
+                arguments = list(values)
+                for index, slot in positions:
+                    arguments[index] = slots[slot]
+                if call[0] == "compiled":
+                    if stream is None:
+                        stream = _current_stream()
+                    call[1](grid[0], grid[1], grid[2], stream, call[2], call[3], None, None, None, *arguments)
+                else:
+                    call[1][grid](*arguments, **call[2])
+            elif kind == "zero":
+                slots[step[1]].zero_()
+            else:
+                slots[step[1]].copy_(slots[step[2]])
+        return tuple(slots[index] for index in self.outputs)
+
+
+def _current_stream():
+    from triton.runtime.driver import driver
+
+    return driver.active.get_current_stream(driver.active.get_current_device())
+
+
+def _hooks_set() -> bool:
+    """Whether a launch hook is registered (Triton 3.6 keeps an empty ``HookChain`` when none is)."""
+    from triton import knobs
+
+    for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):
+        if hook is not None and getattr(hook, "calls", True):
+            return True
+    return False
+
+
+def run(key: Optional[Hashable], inputs: Sequence[torch.Tensor], call: Callable[[], tuple]) -> tuple:
+    """``call()`` (a launcher's work on ``inputs``, returning its output tensors), replayed from the plan
+    recorded for ``key`` when there is one; ``key=None`` means the call is not one plans take."""
+    if key is None or _recorder() is not None or _hooks_set():
+        return call()
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan.replay(inputs)
+    if len({id(tensor) for tensor in inputs}) != len(inputs):
+        return call()
+    recorder = _Recorder(inputs)
+    measurements = configs.tuning_measurements()
+    _STATE.recorder = recorder
+    try:
+        outputs = call()
+    finally:
+        _STATE.recorder = None
+    if recorder.broken is None and configs.tuning_measurements() == measurements:
+        slots = tuple(recorder.slots.get(id(tensor), -1) for tensor in outputs)
+        if -1 not in slots:
+            if len(_PLANS) >= MAX_PLANS:
+                _PLANS.clear()
+            _PLANS[key] = Plan(recorder.device, tuple(recorder.buffers), tuple(recorder.steps), slots)
+    return outputs

@@ -1,0 +1,188 @@
+"""Launch plans (flashio/launch_plans.py): a call on inputs seen before replays the launches recorded from
+the first call instead of running the launcher's Python. On a GPU plans are on by default; under the
+interpreter these tests turn them on (``FLASHIO_LAUNCH_PLANS=1``), where a replay launches the kernel objects
+again with the recorded arguments, so what is checked here is the record: its key, buffers, operations and
+argument substitution. The compiled-kernel launch itself is checked on the H200 by ``python -m flashio.check``,
+which runs every fixed-length case twice and checks the replayed call against the references too."""
+
+import pytest
+import torch
+
+import flashio
+from flashio import configs, launch_plans, launchers
+from flashio.kernels import backward as backward_kernels
+from flashio.kernels import forward as forward_kernels
+from helpers import check_against_reference, random_qkv, record_grids
+
+
+@pytest.fixture
+def plans_on(monkeypatch):
+    monkeypatch.setenv("FLASHIO_LAUNCH_PLANS", "1")
+    launch_plans.clear()
+    yield
+    launch_plans.clear()
+
+
+@pytest.fixture
+def launcher_calls(monkeypatch):
+    """Counts the calls that went through the launchers' Python (describe() is their first step)."""
+    calls = []
+    original = launchers.describe
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(launchers, "describe", counting)
+    return calls
+
+
+def forward_backward(q, k, v, dout, **kwargs):
+    out = flashio.attention(q, k, v, **kwargs)
+    return (out.detach(), *torch.autograd.grad(out, (q, k, v), dout))
+
+
+def test_a_second_call_on_the_same_inputs_replays_and_returns_the_same_tensors_values(plans_on, launcher_calls):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16)
+    dout = torch.randn_like(q)
+    first = forward_backward(q, k, v, dout, is_causal=True)
+    assert len(launcher_calls) == 2 and launch_plans.plan_count() == 2
+    again = forward_backward(q, k, v, dout, is_causal=True)
+    assert len(launcher_calls) == 2  # forward and backward both replayed
+    for a, b in zip(first, again):
+        assert torch.equal(a, b)  # the same kernels on the same inputs (the interpreter's atomics run in order)
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_a_replay_on_new_tensors_of_the_same_shape_matches_the_reference(plans_on, launcher_calls, causal):
+    q, k, v = random_qkv(2, 4, 2, 33, 70, 64, torch.float16)
+    forward_backward(q, k, v, torch.randn_like(q), is_causal=causal)
+    q, k, v = random_qkv(2, 4, 2, 33, 70, 64, torch.float16)
+    check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
+    assert len(launcher_calls) == 2
+
+
+def test_replayed_outputs_are_fresh_tensors(plans_on):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    first = flashio.attention(q, k, v)
+    second = flashio.attention(q, k, v)
+    assert second.data_ptr() != first.data_ptr() and torch.equal(first, second)
+
+
+def test_a_different_option_or_layout_records_its_own_plan(plans_on, launcher_calls):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(q, k, v)
+    flashio.attention(q, k, v, is_causal=True)
+    flashio.attention(q, k, v, scale=0.5)
+    flashio.attention(q.transpose(1, 2).contiguous().transpose(1, 2), k, v)  # same shape, other strides
+    assert len(launcher_calls) == 4 and launch_plans.plan_count() == 4
+
+
+def test_forgetting_the_tuned_choices_forgets_the_plans(plans_on, launcher_calls):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(q, k, v)
+    configs.clear_choices()
+    flashio.attention(q, k, v)
+    assert len(launcher_calls) == 2
+
+
+def test_a_forced_kernel_path_is_part_of_the_key(plans_on, launcher_calls, monkeypatch):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(q, k, v)
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "pointer")
+    flashio.attention(q, k, v)
+    assert len(launcher_calls) == 2
+
+
+def test_a_call_that_timed_candidates_keeps_no_plan(plans_on, launcher_calls, monkeypatch):
+    # A tuning call launches every candidate: recording it would replay the losers too.
+    original = launchers._launch_forward
+
+    def tuning(*args, **kwargs):
+        configs._COUNTERS["measurements"] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(launchers, "_launch_forward", tuning)
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(q, k, v)
+    assert launch_plans.plan_count() == 0
+    flashio.attention(q, k, v)
+    assert len(launcher_calls) == 2 and launch_plans.plan_count() == 0
+
+
+def test_the_same_tensor_passed_as_query_key_and_value_is_not_recorded(plans_on, launcher_calls):
+    # One object in three places would be one slot: a later call with three tensors would read q thrice.
+    x, _, _ = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(x, x, x)
+    assert launch_plans.plan_count() == 0
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    torch.testing.assert_close(flashio.attention(q, k, v), flashio.attention_reference(q, k, v),
+                               atol=2e-2, rtol=0)  # bf16 output of unit-variance inputs: a few rounding steps
+    assert launch_plans.plan_count() == 1
+
+
+def test_dropout_and_block_masks_are_never_recorded(plans_on):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16, requires_grad=False)
+    flashio.attention(q, k, v, dropout_p=0.1)  # a new seed per call: a record would replay the first one
+    flashio.attention(q, k, v, block_mask=torch.ones(1, 1, 1, 1, dtype=torch.bool), block_size=(64, 64))
+    assert launch_plans.plan_count() == 0
+
+
+def test_an_operation_on_a_tensor_from_outside_the_call_keeps_no_plan(plans_on):
+    outside = torch.ones(3)
+
+    def call():
+        launch_plans.zero_(outside)
+        return (launch_plans.empty((2,), dtype=torch.float32, device=torch.device("cpu")),)
+
+    launch_plans.run(("test",), (torch.ones(1),), call)
+    assert launch_plans.plan_count() == 0
+
+
+def test_a_launch_on_a_tensor_from_outside_the_call_keeps_no_plan(plans_on):
+    stray = torch.zeros(4)
+
+    class Kernel:
+        def __getitem__(self, grid):
+            return lambda *args, **constants: None
+
+    def call():
+        launch_plans.launch(Kernel(), (1,), stray)
+        return ()
+
+    launch_plans.run(("test",), (torch.ones(1),), call)
+    assert launch_plans.plan_count() == 0
+
+
+def test_buffers_zeroed_in_the_record_are_zeroed_in_the_replay(plans_on):
+    # Keys without any position: dQ is all zeros, set by an operation the record keeps (not by a kernel).
+    q, k, v = random_qkv(1, 2, 2, 16, 0, 32, torch.bfloat16)
+    dout = torch.randn_like(q)
+    for _ in range(2):
+        dq, dk, dv = launchers.attention_backward(dout, q, k, v, torch.zeros_like(q),
+                                                  torch.full((1, 2, 16), float("-inf")), layout="bhnd",
+                                                  softmax_scale=0.2, causal=False, dropout_p=0.0, seed=0)
+        assert torch.equal(dq, torch.zeros_like(q))
+    assert launch_plans.plan_count() == 1
+    (plan,) = launch_plans._PLANS.values()
+    assert [step[0] for step in plan.steps] == ["zero", "zero", "zero"]
+
+
+def test_a_replay_launches_the_recorded_kernels(plans_on, monkeypatch):
+    q, k, v = random_qkv(1, 2, 2, 40, 40, 32, torch.bfloat16)
+    dout = torch.randn_like(q)
+    forward_grids = record_grids(monkeypatch, forward_kernels, "attention_forward_kernel")
+    preprocess_grids = record_grids(monkeypatch, backward_kernels, "attention_backward_preprocess_kernel")
+    forward_backward(q, k, v, dout)
+    forward_backward(q, k, v, dout)
+    assert len(forward_grids) == 2 and forward_grids[0] == forward_grids[1]
+    assert len(preprocess_grids) == 2 and preprocess_grids[0] == preprocess_grids[1]
+
+
+def test_plans_are_off_under_the_interpreter_unless_asked_for(monkeypatch):
+    monkeypatch.delenv("FLASHIO_LAUNCH_PLANS", raising=False)
+    assert not launch_plans.enabled(torch.ones(1))
+    monkeypatch.setenv("FLASHIO_LAUNCH_PLANS", "0")
+    assert not launch_plans.enabled(torch.ones(1))
+    monkeypatch.setenv("FLASHIO_LAUNCH_PLANS", "1")
+    assert launch_plans.enabled(torch.ones(1))
