@@ -6,7 +6,8 @@ each at its counted FLOPs: the backward's are 2.5x the forward's).
     python3 benchmarks/cudnn_table.py results/2026-11-30_h200_v0.6_grid/*.json results/2026-11-30_h200_v0.6_grid/bf16_d64.csv
 
 A CSV file is read with the run's console log beside it (for the matmul ceiling); v0.6's bf16 d=64 JSON did
-not come back from the GPU machine (file-count limit), its CSV and log did.
+not come back from the GPU machine (file-count limit), its CSV and log did. A ``.log`` file alone is read from
+its console table (v0.11's bf16 d=256 grid came back as its log only).
 
 Prints one Markdown row per (dtype, d, causal, N) and a summary of the ratios; a ratio below the
 milestone (0.85x cuDNN) is marked with an asterisk.
@@ -25,6 +26,8 @@ MILESTONE = 0.85
 def _read(path: str) -> tuple[float, list[dict]]:
     """(bf16 matmul TFLOP/s of the run, result rows) of a bench JSON file, or of a bench CSV file with the
     run's console log beside it (same name, .log: its "ceilings measured in this run" line)."""
+    if path.endswith(".log"):
+        return _read_console_log(path)
     if not path.endswith(".csv"):
         data = json.load(open(path))
         return data["ceilings"]["matmul_tflops"], data["results"]
@@ -34,6 +37,27 @@ def _read(path: str) -> tuple[float, list[dict]]:
     for r in csv.DictReader(open(path)):
         results.append(dict(r, head_dim=int(r["head_dim"]), seqlen=int(r["seqlen"]), causal=r["causal"] == "True",
                             tflops=float(r["tflops"])))
+    return matmul, results
+
+
+def _read_console_log(path: str) -> tuple[float, list[dict]]:
+    """The same from a bench run's console log alone (its Markdown table and ceilings line), for a run
+    whose result files did not come back from the GPU machine (v0.11's bf16 d=256 grid)."""
+    lines = open(path).read().splitlines()
+    ceiling = [line for line in lines if line.startswith("ceilings measured in this run")]
+    matmul = float(ceiling[0].split("bf16 matmul")[1].split()[0])
+    header = next(line for line in lines if line.startswith("| system |"))
+    names = [cell.strip() for cell in header.strip("|").split("|")]
+    results = []
+    for line in lines:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if not line.startswith("| ") or line == header or len(cells) != len(names) or cells[0].startswith("-"):
+            continue
+        row = dict(zip(names, cells))
+        for mode in ("fwd", "bwd", "fwdbwd"):
+            results.append(dict(system=row["system"], mode=mode, dtype=row["dtype"], head_dim=int(row["d"]),
+                                causal=row["causal"] == "yes", seqlen=int(row["N"]),
+                                tflops=float(row[f"{mode} TFLOP/s"])))
     return matmul, results
 
 

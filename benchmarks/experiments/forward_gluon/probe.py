@@ -10,9 +10,11 @@ protocol error: run it under ``timeout``.
 Tile tuples: (rows per consumer, block_n, stages, pipelined, persistent, separate K/V slots, ping-pong). Run 1
 (v0.10): the plain tiles (64, 128, 2|3) at d=64/128 and (64, 64, 2) at d=256; run 2 compared the pipelined
 loop (next block's scores during this block's softmax) with the plain one
-(results/2026-11-30_h200_v0.10_probes.md); run 3 (prepared, not run) adds the persistent grid (one program
-per SM looping over the tiles), separate K and V barriers (the pipelined loop with two slots per ring) and
-the consumers taking turns to issue their products (ping-pong).
+(results/2026-11-30_h200_v0.10_probes.md); run 3 (v0.11, results/2026-11-30_h200_v0.11_probes/) added the
+persistent grid (one program per SM looping over the tiles), separate K and V barriers (the pipelined loop
+with two slots per ring) and the consumers taking turns to issue their products (ping-pong), all correct on
+their first run. Run 4 (prepared, not run) adds the rates at d=64, where the Gluon forms joined the tuning
+in v0.11 without a kernel-alone measurement, with the plain and ping-pong forms beside them.
 """
 
 import os
@@ -27,7 +29,8 @@ from flashio import configs, launchers
 from flashio.kernels import forward_gluon as kernel
 
 TILES = {64: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, False, False),
-              (64, 128, 2, True, False, True, False)],
+              (64, 128, 2, True, False, True, False), (64, 128, 3, False, False, False, False),
+              (64, 128, 3, True, False, False, True)],
          128: [(64, 128, 3, True, False, False, False), (64, 128, 3, True, True, False, False),
                (64, 128, 3, False, True, False, False), (64, 128, 2, True, False, True, False),
                (64, 128, 3, True, False, False, True)],
@@ -77,7 +80,7 @@ def main():
                       f"{float((lse[finite] - ref_lse[finite]).abs().max()):.5f}, -inf rows agree: {lse_ok}",
                       flush=True)
     del os.environ["FLASHIO_AUTOTUNE"]
-    for d in (128, 256):
+    for d in (64, 128, 256):
         print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(str(t) for t in TILES[d]) + " |")
         print("|---|---|---|---|---|" + "---|" * len(TILES[d]))
         for causal, n in ((False, 1024), (False, 4096), (False, 16384), (True, 1024), (True, 2048), (True, 4096),
