@@ -186,3 +186,13 @@ def test_plans_are_off_under_the_interpreter_unless_asked_for(monkeypatch):
     assert not launch_plans.enabled(torch.ones(1))
     monkeypatch.setenv("FLASHIO_LAUNCH_PLANS", "1")
     assert launch_plans.enabled(torch.ones(1))
+
+
+def test_the_gpu_check_runs_a_case_twice_and_checks_the_replay(plans_on, launcher_calls):
+    from flashio import check
+
+    case = check.CorrectnessCase("tiny causal GQA", 1, 4, 2, 40, 56, 32, causal=True)
+    result = check.run_correctness_case(case, device="cpu")
+    assert result["ok"], result
+    assert result["details"][0] == "first call and replay"
+    assert len(launcher_calls) == 2  # the first call's forward and backward; the second call replayed both
