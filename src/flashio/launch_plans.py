@@ -2,14 +2,16 @@
 
 A forward or backward call does the same work every time it meets the same shapes, strides, dtypes and
 options: the same kernels (the tuned choice), grids, integer arguments and compile-time constants, only on
-new tensors. On the H200 host that Python costs more than short kernels take to run (v0.9: a forward launcher
-90-250 µs, a backward 190-440 µs, against 85-190 µs of GPU work per kernel at causal N=1k; v0.11: Triton's
-own launch of one kernel with its arguments already built, 43 µs). So the first call on such inputs is
-recorded -- the buffers it allocates (shape, strides, dtype), the kernels it launches (the compiled kernel,
-grid and full argument list, each tensor argument replaced by the index of the input or buffer it is) and
-the buffer operations between them (zero, copy) -- and later calls with the same key replay the record:
-allocate the buffers, put the new tensors into the argument lists and launch the compiled kernels directly
-(Triton's argument binding, specialisation key and cache lookup are what the key already decided).
+new tensors. On the H200 host that Python costs about as much as short kernels take to run (v0.9: a forward
+launcher 90-250 µs, a backward 190-440 µs; a d=128 causal N=1k forward runs ~190 µs on the GPU; v0.11:
+Triton's own launch of one kernel with its arguments already built, 43-56 µs). So the first call on such
+inputs is recorded -- the buffers it allocates (shape, strides, dtype), the kernels it launches (the
+compiled kernel, grid and full argument list, each tensor argument replaced by the index of the input or
+buffer it is) and the buffer operations between them (zero, copy) -- and later calls with the same key
+replay the record: allocate the buffers, put the new tensors into the argument lists and launch the
+compiled kernels directly (Triton's argument binding, specialisation key and cache lookup are what the key
+already decided). Measured on the H200 (v0.11, bf16 d=128 causal 1k): the forward launcher 152 -> 51 µs per
+call, the backward launcher 348 -> 126 µs.
 
 What keeps a replay exact:
 - the key (built by the launcher) holds everything the launcher's decisions read: shapes, strides, dtypes,
