@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
 import torch
+from triton import knobs
+from triton.runtime.driver import driver
 
 from flashio import configs
 
@@ -219,15 +221,11 @@ class Plan:
 
 
 def _current_stream():
-    from triton.runtime.driver import driver
-
     return driver.active.get_current_stream(driver.active.get_current_device())
 
 
 def _hooks_set() -> bool:
     """Whether a launch hook is registered (Triton 3.6 keeps an empty ``HookChain`` when none is)."""
-    from triton import knobs
-
     for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):
         if hook is not None and getattr(hook, "calls", True):
             return True

@@ -28,11 +28,11 @@ other's products do (FlashAttention-3, section 3.1).
 Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
 first consumer); the second consumer and the loader are added. ``attention_forward_gluon_persistent_kernel``
 runs the same partitions over a list of tiles in a grid of one program per multiprocessor (the K/V ring
-continuing across tiles, each Q half handed back through ``q_empty`` once its output tile is stored). Fixed lengths, no dropout or block mask (the
-launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
+continuing across tiles, each Q half handed back through ``q_empty`` once its output tile is stored). Fixed
+lengths, no dropout or block mask (the launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
 (tests/bench/test_resources.py); its numerics are checked on the GPU by ``python -m flashio.check``
-(benchmarks/experiments/forward_gluon/probe.py has its runs: H200, 2026-11-30, v0.10; the persistent
-kernel, ``SPLIT_KV`` and ``PINGPONG`` are compiled but have not run yet, and are in no tuned list).
+(benchmarks/experiments/forward_gluon/probe.py has its runs: H200, 2026-11-30, v0.10 and v0.11; the
+persistent kernel, ``SPLIT_KV`` and ``PINGPONG`` first ran in v0.11, correct, and joined the tuned lists).
 """
 
 from triton.experimental import gluon
@@ -147,37 +147,40 @@ def _key_block(q_buf, k_buf, v_buf, acc, m_i, l_i, rows, start_n, seqlen_k, caus
 
 
 @gluon.jit
-def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
-              causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
-              HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
-              SPLIT_KV: gl.constexpr):
-    """Key blocks [0, own_end), each product waited before the next step: unmasked ones up to
-    ``unmasked_end``, then masked ones; the ring from position ``it``. Returns (O, m, l, ring position)."""
-    for start_n in range(0, unmasked_end, BLOCK_N):
+def _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, start, end, seqlen_k, causal_shift,
+               qk_scale, it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
+               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
+               o_layout: gl.constexpr, SPLIT_KV: gl.constexpr):
+    """Key blocks [start, end), all with the mask or all without, each product waited before the next block;
+    the ring from position ``it``. Returns (O, m, l, ring position)."""
+    for start_n in range(start, end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
         acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
-                                   seqlen_k, causal_shift, qk_scale, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                   s_layout, o_layout)
-        mbarrier.arrive(kv_empty.index(slot))
-        if SPLIT_KV:
-            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
-        it += 1
-    for start_n in range(unmasked_end, own_end, BLOCK_N):
-        slot = it % NUM_STAGES
-        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-        if SPLIT_KV:
-            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
-        acc, m_i, l_i = _key_block(q_buf, k_smem.index(slot), v_smem.index(slot), acc, m_i, l_i, rows, start_n,
-                                   seqlen_k, causal_shift, qk_scale, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   seqlen_k, causal_shift, qk_scale, MASKED, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                    s_layout, o_layout)
         mbarrier.arrive(kv_empty.index(slot))
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
     return acc, m_i, l_i, it
+
+
+@gluon.jit
+def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
+              causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+              HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
+              SPLIT_KV: gl.constexpr):
+    """Key blocks [0, own_end): unmasked ones up to ``unmasked_end``, then masked ones; the ring from
+    position ``it``. Returns (O, m, l, ring position)."""
+    acc, m_i, l_i, it = _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, 0, unmasked_end,
+                                   seqlen_k, causal_shift, qk_scale, it, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                   NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+    return _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
+                      seqlen_k, causal_shift, qk_scale, it, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
+                      s_layout, o_layout, SPLIT_KV)
 
 
 @gluon.jit
