@@ -101,3 +101,36 @@ def test_the_pinned_triton_has_the_gluon_the_fused_backward_was_written_for():
     import triton
 
     assert triton.__version__.startswith(launchers.GLUON_TRITON_RELEASE) and launchers.GLUON_AVAILABLE
+
+
+def test_the_persistent_specialised_fused_backward_is_its_own_kernel():
+    config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)
+    kernel, constants = launchers.fused_backward_kernel(config, 128)
+    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+    plain, plain_constants = launchers.fused_backward_kernel(configs.TileConfig(64, 128, 8, 2, "gluon",
+                                                                                warp_specialised=True), 128)
+    assert plain is backward_gluon.attention_backward_fused_ws_kernel and constants == plain_constants
+
+
+@pytest.mark.parametrize("seqlen_k, units_per_head", [(1024, 4), (640, 3), (100, 1)],
+                         ids=["8-key-blocks", "5-key-blocks", "1-key-block"])
+def test_persistent_fused_backward_runs_one_program_per_pair_of_key_blocks_up_to_the_multiprocessors(
+        monkeypatch, seqlen_k, units_per_head):
+    # A work unit pairs key blocks j and n-1-j of one KV head (the middle block of an odd count alone), so
+    # causal units cost the same; the grid is capped at one program per multiprocessor.
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    q, k = torch.empty(3, 8, 256, 128), torch.empty(3, 2, seqlen_k, 128)
+    problem = launchers.describe(q, k, "bhnd", None)
+    config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)
+    units = units_per_head * 2 * 3
+    grid, trailing = launchers.fused_backward_launch(config, problem, torch.device("cuda"))
+    assert grid == (min(units, 132),) and trailing == (2, units)
+    big = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    assert launchers.fused_backward_launch(config, big, torch.device("cuda")) == ((132,), (16, 4 * 16 * 16))
+
+
+def test_non_persistent_fused_backward_runs_one_program_per_key_block_head_and_batch():
+    q, k = torch.empty(3, 8, 256, 128), torch.empty(3, 2, 640, 128)
+    problem = launchers.describe(q, k, "bhnd", None)
+    config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)
+    assert launchers.fused_backward_launch(config, problem, torch.device("cuda")) == ((5, 2, 3), ())

@@ -174,6 +174,8 @@ CORRECTNESS_CASES = [
     # One query block per head: the warp-specialised fused backward's loader rewrites a head's descriptors
     # right after issuing its only load (the v0.9 race: wrong rows until it waited for the loads to land).
     CorrectnessCase("d128 GQA 8/2 60x1000 causal", 2, 8, 2, 60, 1000, 128, causal=True),
+    # An odd number of 128-key blocks: the persistent fused backward's middle block is a unit of its own.
+    CorrectnessCase("d128 causal 640 (5 key blocks)", 2, 8, 8, 640, 640, 128, causal=True),
     # The d=256 Gluon kernels (the forward and the role-split fused backward) with grouped heads, more
     # queries than keys (rows that see no key) and fp16.
     CorrectnessCase("d256 GQA 8/2 1500x1000 causal fp16", 1, 8, 2, 1500, 1000, 256, causal=True,
@@ -187,7 +189,7 @@ CORRECTNESS_CASES = [
 PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
     "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
-    "d128 GQA 8/2 60x1000 causal", "d256 GQA 8/2 1500x1000 causal fp16")]
+    "d128 GQA 8/2 60x1000 causal", "d128 causal 640 (5 key blocks)", "d256 GQA 8/2 1500x1000 causal fp16")]
 
 
 def forced_paths() -> dict:
@@ -254,6 +256,13 @@ def forced_paths() -> dict:
             "BACKWARD_FUSED_CANDIDATES": {
                 64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),),
                 128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),), 256: split_d256}}),
+        # The persistent specialised form (one program per multiprocessor, pairs of key blocks per unit).
+        "backward: fused five-product (Gluon), persistent": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
+            "BACKWARD_FUSED_CANDIDATES": {
+                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
+                                persistent=True),),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True),),
+                256: split_d256}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -37,8 +37,8 @@ class TileConfig:
     compiler (``maxnreg``), so that two programs fit on one multiprocessor; None leaves the choice to the
     compiler; ``passes`` (dK/dV kernel): 1 computes dK and dV together, 2 runs a dV pass then a dK pass,
     one float32 accumulator live at a time (a fifth matrix product per tile for no register spills at
-    d=256); ``persistent`` (warp-specialised forward and dK/dV kernels): one program per multiprocessor
-    looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
+    d=256); ``persistent`` (warp-specialised forward and dK/dV kernels, Gluon forward, specialised fused
+    backward): one program per multiprocessor looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
     backward): the dQ_i product in that many column chunks (fewer live registers), and that many float32
     dQ tiles in shared memory (a reduce-add may still be reading one while the next is written);
     ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps;
@@ -148,12 +148,16 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # tuned two-kernel scheme (v0.7 grid); two Q slots with 32-column chunks 4-11% slower.
 # K/V in registers at d=64 (v0.10 probe, bf16, same process): the 64x64 tile +2-4% at N <= 4k (-4% at 16k
 # non-causal), the specialised 64x128 tile +3-9% at every point measured; those forms replace the plain ones.
+# The persistent specialised form (one program per multiprocessor, pairs of key blocks; v0.12 probe, bf16,
+# whole backward, same process): at d=128 -1% to +4.5% (causal 4k 402 -> 420 TFLOP/s, 16k 490 -> 488), so
+# it competes there; at d=64 0 to -8% (16k 410 -> 387), not a candidate.
 FUSED_TUNED_BUCKETS = (64, 128, 256)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),
          TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
          TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True)),
-    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True),),
+    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True),
+          TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
 }

@@ -67,7 +67,9 @@ FUSED_SPLIT_MMA_REGISTERS = 240
 def fused_backward_kernel(config: TileConfig, head_dim: int):
     """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the role-split kernel
     (``split_roles``: dQ in ``dq_chunks`` column chunks over both warpgroups, ``num_stages`` Q slots), the
-    warp-specialised one, or the plain one. All take the same arguments and grid."""
+    warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
+    one. All take the same arguments and grid, except the persistent kernel (two more, one program per
+    multiprocessor)."""
     if config.split_roles:
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,
@@ -77,9 +79,22 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
                      DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers)
     if config.warp_specialised:
-        return backward_gluon_kernels.attention_backward_fused_ws_kernel, dict(
-            constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
+        kernel = backward_gluon_kernels.attention_backward_fused_ws_persistent_kernel if config.persistent else \
+            backward_gluon_kernels.attention_backward_fused_ws_kernel
+        return kernel, dict(constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
+
+
+def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.device) -> tuple[tuple, tuple]:
+    """(grid, trailing arguments) of a fused-backward launch: one program per key block, KV head and batch,
+    or for the persistent kernel one per multiprocessor (at most one per work unit, a pair of key blocks of
+    one head) with (KV heads, work units) appended to the arguments."""
+    key_blocks = cdiv(problem.seqlen_k, config.block_n)
+    if not config.persistent:
+        return (key_blocks, problem.num_kv_heads, problem.batch), ()
+    units = cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch
+    programs = multiprocessor_count(device) if device.type == "cuda" else INTERPRETER_PERSISTENT_PROGRAMS
+    return (max(1, min(units, programs)),), (problem.num_kv_heads, units)
 
 
 def interpreter_enabled() -> bool:
@@ -588,14 +603,14 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         def launch_fused(config: TileConfig):
             launch_plans.zero_(dq_accumulator)
             _ensure_tma_allocator()
-            grid = (cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads, problem.batch)
+            grid, persistent_arguments = fused_backward_launch(config, problem, q.device)
             kernel, constants = fused_backward_kernel(config, problem.head_dim)
             launch_plans.launch(
                 kernel, grid, q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                 *strides_bhnd(dq_accumulator, layout)[:3],
-                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale,
+                problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, *persistent_arguments,
                 IS_CAUSAL=causal, num_warps=config.num_warps, **constants,
             )
 

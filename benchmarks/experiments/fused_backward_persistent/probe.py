@@ -1,0 +1,85 @@
+"""GPU probe for the persistent warp-specialised fused backward (kernels/backward_gluon.py,
+``attention_backward_fused_ws_persistent_kernel``) against the non-persistent one and cuDNN, bf16, in one
+process on the H200.
+
+Why (benchmarks/PERFORMANCE.md, v0.12): the v0.11 bench fits, at d=128, t(N) = programs/132 x (blocks per
+program x 2.7 µs + X) with X ~ 11 µs per program at causal 1k, causal 2k and non-causal 1k alike: at N = 1k
+a program spends a third of its time outside its block loop (K/V loads, descriptors, pipeline fill and
+drain, dK/dV stores). The persistent form overlaps the next key block's loads with the current block's
+stores. Prediction: X -> 3-5 µs, i.e. the d=128 causal 1k backward 260 -> 300-320 TFLOP/s, non-causal 1k
+358 -> ~400, within 2% at 16k.
+
+Each row times the whole backward (D, the accumulator's zeroing, the kernel, the conversion) through
+``launchers.attention_backward`` with FLASHIO_BACKWARD_PATH=gluon and the fused candidates replaced by one
+configuration, and cuDNN's backward (``torch.autograd.grad`` of SDPA's CUDNN_ATTENTION graph) on the same inputs;
+max |difference| of each gradient to the deterministic two-kernel backward, which the check script
+compares with the float32 reference.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 400 python3 benchmarks/experiments/fused_backward_persistent/probe.py
+
+Run 1 (v0.12, H200; results/2026-11-30_h200_v0.12_probes/probe_persistent.txt): correct at every point, the
+prediction not met — d=128 -1% to +4.5% (causal 1k 258 -> 262, causal 4k 402 -> 420), d=64 0 to -8%. The
+ncu sections of benchmarks/experiments/backward_limiter/ say why: the per-block issue rate, not the
+per-program prologue and epilogue, is what the short sequences lose on.
+"""
+
+import os
+
+import torch
+import torch.nn.functional as F
+import triton
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from flashio import configs, launch_plans, launchers
+from flashio.configs import TileConfig
+
+FORMS = {
+    64: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),
+         "ws persistent": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
+                                     persistent=True)},
+    128: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),
+          "ws persistent": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)},
+}
+POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
+
+
+def main():
+    torch.manual_seed(0)
+    os.environ["FLASHIO_BACKWARD_PATH"] = "gluon"
+    print("| d | causal | N | cuDNN | " + " | ".join(f"{name} (TFLOP/s, max diff)" for name in FORMS[128]) + " |")
+    print("|---|---|---|---|" + "---|" * len(FORMS[128]))
+    for d in (64, 128):
+        for causal, n in POINTS:
+            batch, heads = 16384 // n, 2048 // d  # batch*N = 16k tokens, hidden 2048 (the issue's grid)
+            q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
+            scale = d ** -0.5
+            flops = 2.5 * 4 * batch * heads * n * n * d / (2 if causal else 1)
+            out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
+                                                   dropout_p=0.0, seed=0)
+            backward = lambda: launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd",
+                                                            softmax_scale=scale, causal=causal, dropout_p=0.0,
+                                                            seed=0, deterministic=True)
+            os.environ.pop("FLASHIO_BACKWARD_PATH")
+            reference = backward()
+            os.environ["FLASHIO_BACKWARD_PATH"] = "gluon"
+            leaves = [t.detach().clone().requires_grad_() for t in (q, k, v)]
+            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                graph = F.scaled_dot_product_attention(*leaves, is_causal=causal)
+            cudnn = lambda: torch.autograd.grad(graph, leaves, do, retain_graph=True)  # no .grad accumulation
+            cells = [f"{flops / triton.testing.do_bench(cudnn, warmup=5, rep=40, return_mode='median') / 1e9:.0f}"]
+            for name, config in FORMS[d].items():
+                configs.BACKWARD_FUSED_CANDIDATES[d] = (config,)
+                launch_plans.clear()
+                run = lambda: launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd", softmax_scale=scale,
+                                                           causal=causal, dropout_p=0.0, seed=0)
+                try:
+                    err = max(float((a.float() - r.float()).abs().max()) for a, r in zip(run(), reference))
+                    ms = triton.testing.do_bench(run, warmup=5, rep=40, return_mode="median")
+                    cells.append(f"{flops / ms / 1e9:.0f} ({err:.4f})")
+                except Exception as exc:  # report and go on: one form's failure must not hide the others
+                    cells.append(f"{type(exc).__name__}: {str(exc)[:60]}")
+            print(f"| {d} | {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
