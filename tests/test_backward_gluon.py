@@ -5,6 +5,8 @@ reference's gradients, and (tests/bench/test_resources.py) that its tiles compil
 and the role-split kernel of kernels/backward_gluon_split.py at d=256). Its gradients are checked on the H200 by ``python -m flashio.check`` (the default cases at d=64 and
 the forced path ``backward: fused five-product (Gluon)``)."""
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -134,3 +136,13 @@ def test_non_persistent_fused_backward_runs_one_program_per_key_block_head_and_b
     problem = launchers.describe(q, k, "bhnd", None)
     config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)
     assert launchers.fused_backward_launch(config, problem, torch.device("cuda")) == ((5, 2, 3), ())
+
+
+def test_lse_and_d_in_shared_memory_is_an_option_of_the_specialised_fused_kernels_only():
+    plain = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)
+    for persistent in (False, True):
+        _, constants = launchers.fused_backward_kernel(replace(plain, persistent=persistent, stats_in_shared=True),
+                                                       128)
+        assert constants["STATS_IN_SMEM"] is True
+    _, constants = launchers.fused_backward_kernel(plain, 128)
+    assert "STATS_IN_SMEM" not in constants  # the kernels' default: the tuned forms compile as before

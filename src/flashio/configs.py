@@ -50,7 +50,9 @@ class TileConfig:
     (FlashAttention-3's intra-warpgroup overlap; needs three K/V slots to keep the loader ahead, or
     ``split_kv``: K and V slots with their own barriers, K_j's freed once S_j is computed); ``pingpong``
     (pipelined Gluon forward): the two consumers take turns issuing their products, so that one's softmax
-    runs while the other's products do (FlashAttention-3's inter-warpgroup schedule).
+    runs while the other's products do (FlashAttention-3's inter-warpgroup schedule); ``stats_in_shared``
+    (specialised fused backward): the loader warp puts each query block's LSE and D rows in shared memory,
+    where the MMA warps read them when needed instead of holding them in registers across the score products.
     """
 
     block_m: int
@@ -69,6 +71,7 @@ class TileConfig:
     pipelined: bool = False
     split_kv: bool = False
     pingpong: bool = False
+    stats_in_shared: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

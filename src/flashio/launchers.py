@@ -81,7 +81,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     if config.warp_specialised:
         kernel = backward_gluon_kernels.attention_backward_fused_ws_persistent_kernel if config.persistent else \
             backward_gluon_kernels.attention_backward_fused_ws_kernel
-        return kernel, dict(constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
+        constants = dict(constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
+        if config.stats_in_shared:
+            constants["STATS_IN_SMEM"] = True
+        return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 
 

@@ -1,6 +1,6 @@
-"""GPU probe for the persistent warp-specialised fused backward (kernels/backward_gluon.py,
-``attention_backward_fused_ws_persistent_kernel``) against the non-persistent one and cuDNN, bf16, in one
-process on the H200.
+"""GPU probe for forms of the warp-specialised fused backward (kernels/backward_gluon.py): the persistent one
+(``attention_backward_fused_ws_persistent_kernel``) and the one with LSE/D rows in shared memory, against
+the tuned form and cuDNN, bf16, in one process on the H200.
 
 Why (benchmarks/PERFORMANCE.md, v0.12): the v0.11 bench fits, at d=128, t(N) = programs/132 x (blocks per
 program x 2.7 µs + X) with X ~ 11 µs per program at causal 1k, causal 2k and non-causal 1k alike: at N = 1k
@@ -21,6 +21,11 @@ Run 1 (v0.12, H200; results/2026-11-30_h200_v0.12_probes/probe_persistent.txt): 
 prediction not met — d=128 -1% to +4.5% (causal 1k 258 -> 262, causal 4k 402 -> 420), d=64 0 to -8%. The
 ncu sections of benchmarks/experiments/backward_limiter/ say why: the per-block issue rate, not the
 per-program prologue and epilogue, is what the short sequences lose on.
+
+Run 2 (prepared, not run) adds the specialised kernel with the LSE/D rows in shared memory
+(``stats_in_shared``), which compiles without spills at d=64 and d=128 (the register form: 88 B of stack at
+d=128 non-causal). Prediction: d=128 non-causal +8-15% (16k 486 -> ~530, 1k 358 -> ~390), causal +2-5%
+(its stalls are at barriers, not spills), d=64 within 3% (it did not spill).
 """
 
 import os
@@ -36,9 +41,12 @@ from flashio.configs import TileConfig
 FORMS = {
     64: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),
          "ws persistent": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
-                                     persistent=True)},
+                                     persistent=True),
+         "ws, LSE/D in shared": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
+                                           stats_in_shared=True)},
     128: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),
-          "ws persistent": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)},
+          "ws persistent": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True),
+          "ws, LSE/D in shared": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True)},
 }
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 

@@ -201,7 +201,8 @@ def surveyed():
     # The fused five-product backward (Gluon): the tuned tiles and the forced-only ones ("other tiles" in
     # flashio.check), non-specialised (v0.8), warp-specialised (v0.9: a loader warp and a dQ warp beside
     # the MMA warps), role-split at d=256 (v0.10: two MMA warpgroups) and the persistent specialised form
-    # (v0.12); surveyed with the Triton release its Gluon was written for.
+    # (v0.12), and the specialised form with LSE/D rows in shared memory (v0.12, not yet run); surveyed with
+    # the Triton release its Gluon was written for.
     gluon_tiles = ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
                    (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
                    (64, TileConfig(64, 128, 8, 2, "gluon")),
@@ -213,11 +214,15 @@ def surveyed():
                    (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
                                    persistent=True)),
                    (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)),
+                   (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
+                                   stats_in_shared=True)),
+                   (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True)),
                    *((256, config) for config in configs.BACKWARD_FUSED_CANDIDATES[256]))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
         kernel, constants = launchers.fused_backward_kernel(config, d)
         form = " split" if config.split_roles else " ws" if config.warp_specialised else ""
         form += " persistent" if config.persistent else ""
+        form += " stats-smem" if config.stats_in_shared else ""
         rows.append((f"backward fused gluon{form}{' kv-regs' if config.kv_in_registers else ''} d={d}", kernel,
                      dict(constants, IS_CAUSAL=False), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),

@@ -21,7 +21,9 @@ layouts, shared-memory buffers, mbarriers and the asynchronous warpgroup MMAs ar
 dQ reduce-add warp and the MMA warps, synchronised by mbarrier rings (``ready``/``empty`` for Q/dO,
 ``dq_ready``/``dq_empty`` for the float32 dQ tiles); ``attention_backward_fused_ws_persistent_kernel`` runs it
 in a persistent grid (one program per multiprocessor over pairs of key blocks; a ``kv_empty`` barrier lets
-the loader fetch the next block's K/V while the MMA warps store the previous block's dK/dV).
+the loader fetch the next block's K/V while the MMA warps store the previous block's dK/dV). Both take
+``STATS_IN_SMEM``: the loader warp also puts each query block's LSE and D rows in shared memory beside its
+Q/dO slot, which removes the d=128 kernel's register spills (compiled for sm_90a; not yet run on a GPU).
 
 Pipeline: Q_i and dO_i arrive by TMA into a ring of ``NUM_STAGES`` buffers (the next blocks are
 requested while the current one is computed); S^T and dP^T are issued together and the exponentials of
@@ -94,25 +96,36 @@ def _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
 @gluon.jit
 def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
                                        stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
-                                       IS_CAUSAL: gl.constexpr):
+                                       IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
+                                       STATS_IN_SMEM: gl.constexpr = False):
     """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
     the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
     out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers). K_j and V_j
-    (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors."""
+    (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors. The block's LSE
+    and D rows are loaded from global memory while the products run, or with STATS_IN_SMEM read from the
+    shared-memory rows ``lse_buf``/``delta_buf`` (put there by the loader warp) only when each is needed,
+    so that they hold no registers across the products' wait."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_operand.dtype
     s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     query_rows = start_m + query_cols
-    row_in = query_rows < seqlen_q
-    lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
+    if STATS_IN_SMEM:
+        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
+        lse = lse_buf.load(query_cols.type.layout)
+    else:
+        row_in = query_rows < seqlen_q
+        lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
     lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
-    delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
-    s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
+    if not STATS_IN_SMEM:
+        delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
+        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
     p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
     if IS_CAUSAL:
         p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
     dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
+    if STATS_IN_SMEM:
+        delta = delta_buf.load(query_cols.type.layout)
     ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
     return p_t.to(dtype), ds_lo
 
@@ -309,15 +322,19 @@ def _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb,
                         batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
                         k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                        NUM_STAGES: gl.constexpr):
+                        NUM_STAGES: gl.constexpr, LSE=None, DELTA=None, stride_lb=0, stride_lh=0, stride_lm=0,
+                        lse_smem=None, delta_smem=None, STATS_IN_SMEM: gl.constexpr = False):
     """The loads of one key block's tile: K_j and V_j once (``kv_ready``), then Q_i and dO_i of every query
     block of every query head of the group into the ring of NUM_STAGES buffers, from ring position ``it``
     on (returned advanced); ``ready`` carries the TMA byte count, and a buffer is refilled only after the MMA
     warps released it (``empty``; a fresh barrier is waited on with the opposite parity, so the first pass
-    through the ring does not wait)."""
+    through the ring does not wait). With STATS_IN_SMEM the block's LSE and D rows also go into the slot's
+    ``lse_smem``/``delta_smem`` rows (plain loads and stores by this warp, before the arrival that the MMA
+    warps wait for)."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     TILE_BYTES: gl.constexpr = 2 * BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
+    stats_layout: gl.constexpr = gl.BlockedLayout([BLOCK_M // 32], [32], [1], [0])
     _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
                     seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
     for group_index in range(kv_group_size):
@@ -333,6 +350,13 @@ def _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb,
         for block in range(num_blocks):
             stage = it % NUM_STAGES
             mbarrier.wait(empty.index(stage), ((it // NUM_STAGES) & 1) ^ 1)
+            if STATS_IN_SMEM:
+                rows = lo + block * BLOCK_M + gl.arange(0, BLOCK_M, layout=stats_layout)
+                row_in = rows < seqlen_q
+                stats_offset = batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm
+                lse_smem.index(stage).store(gl.load(LSE + stats_offset, mask=row_in, other=float("inf")))
+                delta_smem.index(stage).store(gl.load(DELTA + stats_offset, mask=row_in, other=0.0))
+                gl.thread_barrier()  # every lane's rows are stored before the arrival below releases them
             mbarrier.expect(ready.index(stage), TILE_BYTES)
             tma.async_copy_global_to_shared(q_desc, [lo + block * BLOCK_M, 0], ready.index(stage),
                                             q_smem.index(stage))
@@ -347,13 +371,15 @@ def _fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, st
                      stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                      batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
                      k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty,
-                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr):
+                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+                     LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
     """The loader warp: the loads of this program's one tile (``_fused_ws_load_tile``)."""
     _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                         stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                         batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
                         k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, lo * 0,
-                        BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES)
+                        BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
+                        lse_smem, delta_smem, STATS_IN_SMEM)
 
 
 @gluon.jit
@@ -394,7 +420,8 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        dq_empty, it, kv_phase,
                        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
-                       DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
+                       DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                       lse_smem=None, delta_smem=None, STATS_IN_SMEM: gl.constexpr = False):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -434,9 +461,15 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            p_lo, ds_lo = _probabilities_and_score_gradients(
-                k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
-                seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            if STATS_IN_SMEM:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m,
+                    query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage),
+                    delta_smem.index(stage), True)
+            else:
+                p_lo, ds_lo = _probabilities_and_score_gradients(
+                    k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m,
+                    query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL)
             # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
             # end of the previous iteration.
             ds_smem.store(ds_lo)
@@ -472,7 +505,8 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             dq_empty,
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
-                            DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
+                            DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
     """The MMA warps (the default partition): this program's one tile (``_fused_ws_mma_tile``). Returns the
     float32 (dK / tau, dV) accumulators, stored after the partitions join."""
     dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
@@ -480,7 +514,7 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                                     k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
                                     dq_ready, dq_empty, lo * 0, 0,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS,
-                                    KV_IN_REGISTERS)
+                                    KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
     return dk, dv
 
 
@@ -499,6 +533,7 @@ def attention_backward_fused_ws_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
+    STATS_IN_SMEM: gl.constexpr = False,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -538,6 +573,7 @@ def attention_backward_fused_ws_kernel(
     for buffer_index in gl.static_range(DQ_BUFFERS):
         mbarrier.init(dq_ready.index(buffer_index), count=1)
         mbarrier.init(dq_empty.index(buffer_index), count=1)
+    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
 
     # The MMA warps (default partition) get the registers the one-warp loader and reducer give up.
     dk, dv = gl.warp_specialize([
@@ -545,12 +581,14 @@ def attention_backward_fused_ws_kernel(
             LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
+            lse_smem, delta_smem, STATS_IN_SMEM)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-            k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES)),
+            k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES,
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)),
         (_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q,
             kv_group_size, dq_smem, dq_ready, dq_empty, BLOCK_M, HEAD_DIM, DQ_BUFFERS)),
@@ -558,6 +596,21 @@ def attention_backward_fused_ws_kernel(
 
     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM, kv_layout)
+
+
+@gluon.jit
+def _stats_buffers(q_smem, BLOCK_M: gl.constexpr, NUM_STAGES: gl.constexpr, STATS_IN_SMEM: gl.constexpr):
+    """(LSE rows, D rows) in shared memory, one BLOCK_M row per Q/dO ring slot, for the STATS_IN_SMEM option
+    of the specialised kernels; without it no memory is taken (``q_smem`` stands in, unused). Allocated after
+    every other buffer, so the others keep their offsets."""
+    if STATS_IN_SMEM:
+        layout: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, order=[0])  # per slot: one row
+        lse_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], layout)
+        delta_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], layout)
+    else:
+        lse_smem = q_smem
+        delta_smem = q_smem
+    return lse_smem, delta_smem
 
 
 @gluon.jit
@@ -586,7 +639,9 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
                                 k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                                NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr):
+                                NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr,
+                                LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem,
+                                STATS_IN_SMEM: gl.constexpr):
     """The loader warp of the persistent form: the loads of every key block of this program's units, the
     Q/dO ring running on across them. A key block's K_j, V_j overwrite the previous block's once the MMA
     warps released those (``kv_empty``), which they do before storing that block's dK and dV: the next
@@ -605,7 +660,8 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                      stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                      batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
                                      k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
-                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES)
+                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
+                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
             tile_iter += 1
 
 
@@ -635,7 +691,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-                                       KV_IN_REGISTERS: gl.constexpr):
+                                       KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
+                                       STATS_IN_SMEM: gl.constexpr):
     """The MMA warps of the persistent form: every key block of this program's units; after a block's last
     product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
@@ -653,7 +710,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS)
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -679,6 +736,7 @@ def attention_backward_fused_ws_persistent_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
+    STATS_IN_SMEM: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -713,6 +771,7 @@ def attention_backward_fused_ws_persistent_kernel(
     for buffer_index in gl.static_range(DQ_BUFFERS):
         mbarrier.init(dq_ready.index(buffer_index), count=1)
         mbarrier.init(dq_empty.index(buffer_index), count=1)
+    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
 
     gl.warp_specialize([
         (_persistent_fused_ws_mma_partition, (
@@ -720,13 +779,15 @@ def attention_backward_fused_ws_persistent_kernel(
             stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
+            lse_smem, delta_smem, STATS_IN_SMEM)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL)),
