@@ -519,6 +519,48 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
 
 
 @gluon.jit
+def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                             NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr, PERSISTENT: gl.constexpr,
+                             STATS_IN_SMEM: gl.constexpr):
+    """The specialised kernels' shared memory, allocated and initialised in one order for both (offsets are
+    part of their compiled form): K_j, V_j, the Q/dO ring, dS^T, the float32 dQ tiles, then the barriers —
+    ``kv_ready``, with PERSISTENT ``kv_empty`` (else ``kv_ready`` stands in, unused), the ring's
+    ``ready``/``empty``, the dQ tiles' ``dq_ready``/``dq_empty`` — and last the optional LSE/D rows."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    ds_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
+    dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], gl.float32)
+    k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    q_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
+    do_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
+    ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], ds_tile_layout)
+    dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, HEAD_DIM], dq_tile_layout)
+    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    if PERSISTENT:
+        kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    else:
+        kv_empty = kv_ready
+    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
+    dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(kv_ready, count=1)
+    if PERSISTENT:
+        mbarrier.init(kv_empty, count=1)
+    for ring_index in gl.static_range(NUM_STAGES):
+        mbarrier.init(ready.index(ring_index), count=1)
+        mbarrier.init(empty.index(ring_index), count=1)
+    for buffer_index in gl.static_range(DQ_BUFFERS):
+        mbarrier.init(dq_ready.index(buffer_index), count=1)
+        mbarrier.init(dq_empty.index(buffer_index), count=1)
+    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
+    return (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
+            dq_empty, lse_smem, delta_smem)
+
+
+@gluon.jit
 def attention_backward_fused_ws_kernel(
     Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
     stride_qb, stride_qh, stride_qm,
@@ -545,35 +587,15 @@ def attention_backward_fused_ws_kernel(
     dtype: gl.constexpr = Q.dtype.element_ty
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
-    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    ds_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
-    dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], gl.float32)
 
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
     lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
 
-    k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
-    v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    do_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], ds_tile_layout)
-    dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, HEAD_DIM], dq_tile_layout)
-    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
-    dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(kv_ready, count=1)
-    for ring_index in gl.static_range(NUM_STAGES):
-        mbarrier.init(ready.index(ring_index), count=1)
-        mbarrier.init(empty.index(ring_index), count=1)
-    for buffer_index in gl.static_range(DQ_BUFFERS):
-        mbarrier.init(dq_ready.index(buffer_index), count=1)
-        mbarrier.init(dq_empty.index(buffer_index), count=1)
-    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
+    (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
+     lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, False,
+                                                      STATS_IN_SMEM)
 
     # The MMA warps (default partition) get the registers the one-warp loader and reducer give up.
     dk, dv = gl.warp_specialize([
@@ -746,32 +768,10 @@ def attention_backward_fused_ws_persistent_kernel(
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads`` and ``num_units``; grid
     (min(num_units, multiprocessors),)."""
     dtype: gl.constexpr = Q.dtype.element_ty
-    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    ds_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
-    dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], gl.float32)
 
-    k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
-    v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    do_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], ds_tile_layout)
-    dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, HEAD_DIM], dq_tile_layout)
-    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
-    dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
-    dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(kv_ready, count=1)
-    mbarrier.init(kv_empty, count=1)
-    for ring_index in gl.static_range(NUM_STAGES):
-        mbarrier.init(ready.index(ring_index), count=1)
-        mbarrier.init(empty.index(ring_index), count=1)
-    for buffer_index in gl.static_range(DQ_BUFFERS):
-        mbarrier.init(dq_ready.index(buffer_index), count=1)
-        mbarrier.init(dq_empty.index(buffer_index), count=1)
-    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
+    (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
+     lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
+                                                      STATS_IN_SMEM)
 
     gl.warp_specialize([
         (_persistent_fused_ws_mma_partition, (
