@@ -1,5 +1,5 @@
-"""What limits the backward at short sequences: Nsight Compute sections of flashio's fused backward kernel and
-cuDNN's backward kernel at d=128 bf16, N = 1k (causal and not) against N = 16k.
+"""What limits flashio's kernels at short sequences: Nsight Compute sections of flashio's kernel and cuDNN's
+for the same pass and shape, bf16, on the H200.
 
 Why (benchmarks/PERFORMANCE.md, v0.12): flashio's backward reaches 0.90x cuDNN at N = 16k but 0.83-0.86x at
 N = 1k; a fit of the v0.11 bench put ~11 µs per program outside the block loop, yet the persistent form
@@ -8,53 +8,70 @@ say where the time goes instead: SM and memory throughput (SpeedOfLight), the te
 (ComputeWorkloadAnalysis), L2/DRAM traffic (MemoryWorkloadAnalysis) and the warps' stall reasons
 (WarpStateStats), kernel by kernel, under ``ncu --clock-control none``.
 
-    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py > ncu.log   # parent: runs ncu
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py > ncu.log        # run 1
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --stats-in-shared
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward
 
-The child (``child`` argument) runs each point's backward once to compile, then once between
-cudaProfilerStart/Stop; ncu profiles only the kernels matching ``fused|bprop`` in that window. flashio's
-backward is forced to the fused kernel's first d=128 candidate (FLASHIO_BACKWARD_PATH=gluon: the tuned
-choice at these points in the v0.11/v0.12 grids), its forward untuned (FLASHIO_AUTOTUNE=0; not profiled).
+The child (``--child``) runs each point's pass once (compiling, and for the forward tuning it), then once
+between cudaProfilerStart/Stop; ncu profiles only the kernels of that pass in that window (flashio's
+``attention_forward*`` or fused backward kernels, cuDNN's ``fprop``/``bprop``). The backward is forced to
+the fused kernel's first d=128 candidate (FLASHIO_BACKWARD_PATH=gluon: the tuned choice at these points in
+the v0.11/v0.12 grids), or with ``--stats-in-shared`` to its form with LSE/D rows in shared memory; the
+forward is flashio's tuned choice.
 
 Run 1 (v0.12, H200, 26 s on the machine; results/2026-11-30_h200_v0.12_probes/ncu_backward.log): flashio's
 kernel issues at ~0.6x cuDNN's rate, its tensor pipe 11-15 points less busy; the non-causal compile waits on
 local-memory spill reloads, the causal one at its CTA-wide barriers (table in benchmarks/PERFORMANCE.md).
+The ``--stats-in-shared`` and ``--pass forward`` runs are prepared, not run.
 """
 
+import argparse
 import os
 import subprocess
 import sys
 
-POINTS = ((False, 16384), (False, 1024), (True, 1024))
+BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024))
+FORWARD_POINTS = ((128, False, 16384), (128, True, 1024), (128, True, 2048), (64, True, 4096))
+KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
 
 
-def child() -> None:
+def child(kernel_pass: str, stats_in_shared: bool) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
-    from flashio import launchers
+    from flashio import configs, launchers
 
+    if stats_in_shared:
+        configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
+                                                                     stats_in_shared=True),)
     torch.manual_seed(0)
-    d = 128
-    for causal, n in POINTS:
+    for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
         batch, heads = 16384 // n, 2048 // d  # the issue's grid: 16k tokens, hidden 2048
         q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
         scale = d ** -0.5
-        out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
-                                               dropout_p=0.0, seed=0)
+        forward = lambda: launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=scale, causal=causal,
+                                                      dropout_p=0.0, seed=0)
+        out, lse = forward()
         leaves = [t.detach().clone().requires_grad_() for t in (q, k, v)]
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
             graph = F.scaled_dot_product_attention(*leaves, is_causal=causal)
-        runs = {"flashio": lambda: launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd",
-                                                                softmax_scale=scale, causal=causal, dropout_p=0.0,
-                                                                seed=0),
-                "cuDNN": lambda: torch.autograd.grad(graph, leaves, do, retain_graph=True)}
+        if kernel_pass == "backward":
+            runs = {"flashio": lambda: launchers.attention_backward(do, q, k, v, out, lse, layout="bhnd",
+                                                                    softmax_scale=scale, causal=causal,
+                                                                    dropout_p=0.0, seed=0),
+                    "cuDNN": lambda: torch.autograd.grad(graph, leaves, do, retain_graph=True)}
+        else:
+            def cudnn_forward():
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION), torch.no_grad():
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            runs = {"flashio": forward, "cuDNN": cudnn_forward}
         for name, run in runs.items():
             run()
             torch.cuda.synchronize()
-            print(f"== {name} causal={causal} N={n}", flush=True)
+            print(f"== {name} {kernel_pass} d={d} causal={causal} N={n}", flush=True)
             torch.cuda.cudart().cudaProfilerStart()
             run()
             torch.cuda.synchronize()
@@ -62,13 +79,22 @@ def child() -> None:
 
 
 def main() -> int:
-    if sys.argv[1:] == ["child"]:
-        child()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pass", dest="kernel_pass", choices=("backward", "forward"), default="backward")
+    parser.add_argument("--stats-in-shared", action="store_true",
+                        help="backward: the fused kernel with LSE/D rows in shared memory")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.kernel_pass, args.stats_in_shared)
         return 0
-    env = dict(os.environ, FLASHIO_BACKWARD_PATH="gluon", FLASHIO_AUTOTUNE="0", FLASHIO_TUNING_CACHE="off")
-    command = ["ncu", "--clock-control", "none", "--profile-from-start", "off", "-k", "regex:fused|bprop",
+    env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
+    if args.kernel_pass == "backward":
+        env.update(FLASHIO_BACKWARD_PATH="gluon", FLASHIO_AUTOTUNE="0")  # the forward is not profiled
+    command = ["ncu", "--clock-control", "none", "--profile-from-start", "off", "-k", KERNELS[args.kernel_pass],
                *(argument for section in SECTIONS for argument in ("--section", section)),
-               sys.executable, __file__, "child"]
+               sys.executable, __file__, "--child", "--pass", args.kernel_pass,
+               *(["--stats-in-shared"] if args.stats_in_shared else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode
 
