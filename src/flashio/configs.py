@@ -38,9 +38,10 @@ class TileConfig:
     compiler; ``passes`` (dK/dV kernel): 1 computes dK and dV together, 2 runs a dV pass then a dK pass,
     one float32 accumulator live at a time (a fifth matrix product per tile for no register spills at
     d=256); ``persistent`` (warp-specialised forward and dK/dV kernels, Gluon forward, specialised fused
-    backward): one program per multiprocessor looping over the tiles instead of one program per tile; ``dq_chunks`` and ``dq_buffers`` (fused
-    backward): the dQ_i product in that many column chunks (fewer live registers), and that many float32
-    dQ tiles in shared memory (a reduce-add may still be reading one while the next is written);
+    backward): one program per multiprocessor looping over the tiles instead of one program per tile;
+    ``dq_chunks`` and ``dq_buffers`` (fused backward): the dQ_i product in that many column chunks (fewer
+    live registers), and that many float32 dQ tiles in shared memory (a reduce-add may still be reading one
+    while the next is written);
     ``warp_specialised`` (fused backward): a TMA loader warp and a dQ reduce-add warp beside the MMA warps;
     ``kv_in_registers`` (fused backward): K_j and V_j held in registers as the A operands of the two score
     products, halving their shared-memory traffic; ``split_roles`` (fused backward, d=256,

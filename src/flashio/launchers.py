@@ -96,8 +96,7 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
     if not config.persistent:
         return (key_blocks, problem.num_kv_heads, problem.batch), ()
     units = cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch
-    programs = multiprocessor_count(device) if device.type == "cuda" else INTERPRETER_PERSISTENT_PROGRAMS
-    return (max(1, min(units, programs)),), (problem.num_kv_heads, units)
+    return (min(units, persistent_programs(device)),), (problem.num_kv_heads, units)
 
 
 def interpreter_enabled() -> bool:
@@ -259,8 +258,14 @@ def multiprocessor_count(device: torch.device) -> int:
     return count
 
 
-# Under the interpreter a persistent kernel runs this many programs, so that each loops over several tiles.
 INTERPRETER_PERSISTENT_PROGRAMS = 3
+
+
+def persistent_programs(device: torch.device) -> int:
+    """Programs of a persistent grid: one per multiprocessor, or a few under the interpreter (so that its tests
+    see programs taking more than one tile)."""
+    return multiprocessor_count(device) if device.type == "cuda" else INTERPRETER_PERSISTENT_PROGRAMS
+
 
 _DEVICE_NAMES: dict = {}
 
@@ -430,7 +435,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                 num_tiles = grid[0] * grid[1] * grid[2]
                 launch_plans.launch(
                     forward_gluon_kernels.attention_forward_gluon_persistent_kernel,
-                    (min(num_tiles, multiprocessor_count(q.device)),),
+                    (min(num_tiles, persistent_programs(q.device)),),
                     *arguments, problem.num_heads, num_tiles, **constants)
             else:
                 launch_plans.launch(forward_gluon_kernels.attention_forward_gluon_kernel, grid, *arguments,
@@ -448,7 +453,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                 # Causal tiles are handed out in pairs of equal work (kernels/forward_ws.py says why).
                 num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
                 # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
-                programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
+                programs = persistent_programs(q.device)
                 launch_plans.launch(
                     forward_ws_kernels.attention_forward_ws_persistent_kernel, (min(num_tiles, programs),),
                     *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, **constants)
@@ -645,7 +650,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                              *stats_strides, *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                              problem.seqlen_q, problem.seqlen_k)
                 num_tiles = grid[0] * grid[1] * grid[2]
-                programs = multiprocessor_count(q.device) if q.is_cuda else INTERPRETER_PERSISTENT_PROGRAMS
+                programs = persistent_programs(q.device)
                 for compute_dk, compute_dv in passes:
                     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=problem.head_dim,
                                      IS_CAUSAL=causal, COMPUTE_DK=compute_dk, COMPUTE_DV=compute_dv,

@@ -322,8 +322,8 @@ def _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb,
                         batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
                         k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                        NUM_STAGES: gl.constexpr, LSE=None, DELTA=None, stride_lb=0, stride_lh=0, stride_lm=0,
-                        lse_smem=None, delta_smem=None, STATS_IN_SMEM: gl.constexpr = False):
+                        NUM_STAGES: gl.constexpr, LSE, DELTA, stride_lb, stride_lh, stride_lm,
+                        lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
     """The loads of one key block's tile: K_j and V_j once (``kv_ready``), then Q_i and dO_i of every query
     block of every query head of the group into the ring of NUM_STAGES buffers, from ring position ``it``
     on (returned advanced); ``ready`` carries the TMA byte count, and a buffer is refilled only after the MMA
@@ -421,7 +421,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                       lse_smem=None, delta_smem=None, STATS_IN_SMEM: gl.constexpr = False):
+                       lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -461,15 +461,10 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             q_buf = q_smem.index(stage)
             do_buf = do_smem.index(stage)
             mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-            if STATS_IN_SMEM:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m,
-                    query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage),
-                    delta_smem.index(stage), True)
-            else:
-                p_lo, ds_lo = _probabilities_and_score_gradients(
-                    k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m,
-                    query_cols, seqlen_q, first_row, qk_scale, IS_CAUSAL)
+            p_lo, ds_lo = _probabilities_and_score_gradients(
+                k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
+                seqlen_q, first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage), delta_smem.index(stage),
+                STATS_IN_SMEM)
             # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
             # end of the previous iteration.
             ds_smem.store(ds_lo)
@@ -555,7 +550,13 @@ def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HE
     for buffer_index in gl.static_range(DQ_BUFFERS):
         mbarrier.init(dq_ready.index(buffer_index), count=1)
         mbarrier.init(dq_empty.index(buffer_index), count=1)
-    lse_smem, delta_smem = _stats_buffers(q_smem, BLOCK_M, NUM_STAGES, STATS_IN_SMEM)
+    if STATS_IN_SMEM:  # one BLOCK_M row of LSE and of D per Q/dO ring slot
+        stats_layout: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, order=[0])
+        lse_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], stats_layout)
+        delta_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], stats_layout)
+    else:  # no memory taken: q_smem stands in, unused
+        lse_smem = q_smem
+        delta_smem = q_smem
     return (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
             dq_empty, lse_smem, delta_smem)
 
@@ -584,7 +585,6 @@ def attention_backward_fused_ws_kernel(
     Same arguments and grid; WARPS = the MMA warps (launch num_warps), WARPS + 4 run (the workers are padded
     to a warpgroup). H200, bf16, d=128, 64x128 tiles: 487 TFLOP/s against 475 non-specialised at N=16k, 513
     against 467 causal 16k."""
-    dtype: gl.constexpr = Q.dtype.element_ty
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
 
@@ -621,23 +621,8 @@ def attention_backward_fused_ws_kernel(
 
 
 @gluon.jit
-def _stats_buffers(q_smem, BLOCK_M: gl.constexpr, NUM_STAGES: gl.constexpr, STATS_IN_SMEM: gl.constexpr):
-    """(LSE rows, D rows) in shared memory, one BLOCK_M row per Q/dO ring slot, for the STATS_IN_SMEM option
-    of the specialised kernels; without it no memory is taken (``q_smem`` stands in, unused). Allocated after
-    every other buffer, so the others keep their offsets."""
-    if STATS_IN_SMEM:
-        layout: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, order=[0])  # per slot: one row
-        lse_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], layout)
-        delta_smem = gl.allocate_shared_memory(gl.float32, [NUM_STAGES, BLOCK_M], layout)
-    else:
-        lse_smem = q_smem
-        delta_smem = q_smem
-    return lse_smem, delta_smem
-
-
-@gluon.jit
 def _persistent_key_block(unit, half, num_key_blocks, num_kv_heads):
-    """(start key block, KV head, batch) of ``half`` (0 or 1) of work unit ``unit`` of the persistent fused
+    """(key block index, KV head, batch) of ``half`` (0 or 1) of work unit ``unit`` of the persistent fused
     backward. A unit is a pair of key blocks of one head, j and num_key_blocks - 1 - j (one block when they
     coincide): with causal attention block j sees the query rows from about j on, so the two halves' costs
     add up to the same total in every unit and a static round-robin over units stays balanced."""
@@ -767,8 +752,6 @@ def attention_backward_fused_ws_persistent_kernel(
     backward (v0.12 probe): d=128 -1% to +4.5% against the non-persistent kernel (causal 4k +4.5%), d=64
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads`` and ``num_units``; grid
     (min(num_units, multiprocessors),)."""
-    dtype: gl.constexpr = Q.dtype.element_ty
-
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM)
