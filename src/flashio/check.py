@@ -270,6 +270,13 @@ def forced_paths() -> dict:
                                 stats_in_shared=True),),
                 128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True),),
                 256: split_d256}}),
+        "backward: fused five-product (Gluon), persistent, LSE/D in shared memory": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
+            "BACKWARD_FUSED_CANDIDATES": {
+                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
+                                persistent=True, stats_in_shared=True),),
+                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
+                                 stats_in_shared=True),),
+                256: split_d256}}),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

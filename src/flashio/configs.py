@@ -155,13 +155,20 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # The persistent specialised form (one program per multiprocessor, pairs of key blocks; v0.12 probe, bf16,
 # whole backward, same process): at d=128 -1% to +4.5% (causal 4k 402 -> 420 TFLOP/s, 16k 490 -> 488), so
 # it competes there; at d=64 0 to -8% (16k 410 -> 387), not a candidate.
+# LSE/D rows in shared memory (``stats_in_shared``; v0.13 probe, bf16, whole backward, same process,
+# results/2026-11-30_h200_v0.13_probes/probe_stats.txt): the register forms spill the D rows across the
+# products at d=128 (88 B of stack); without that, d=128 +12-20% non-causal (16k 487 -> 556 TFLOP/s, 2k
+# 405 -> 484; cuDNN 565 / 524) and +5-11% causal, d=64 +3-12% (no spills there: the rows' registers freed for
+# the products' pipelining), so every specialised candidate takes it.
 FUSED_TUNED_BUCKETS = (64, 128, 256)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),
          TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
-         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True)),
-    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True),
-          TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True)),
+         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
+                    stats_in_shared=True)),
+    128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
+          TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
+                     stats_in_shared=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
 }

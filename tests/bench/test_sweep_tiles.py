@@ -21,6 +21,11 @@ def test_warp_specialised_fused_backward_tiles_say_so():
     assert describe_choice(TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)) == "gluon 64x128 w8 s2 dq1x2 ws"
 
 
+def test_fused_backward_tiles_with_stats_in_shared_memory_say_so():
+    assert describe_choice(TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
+                                      stats_in_shared=True)) == "gluon 64x128 w8 s2 persistent dq1x2 ws stats-smem"
+
+
 def test_role_split_fused_backward_tiles_say_so():
     assert describe_choice(TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True,
                                       split_roles=True)) == "gluon 64x64 w4 s1 dq4x2 ws split"

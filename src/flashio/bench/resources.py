@@ -201,7 +201,7 @@ def surveyed():
     # The fused five-product backward (Gluon): the tuned tiles and the forced-only ones ("other tiles" in
     # flashio.check), non-specialised (v0.8), warp-specialised (v0.9: a loader warp and a dQ warp beside
     # the MMA warps), role-split at d=256 (v0.10: two MMA warpgroups) and the persistent specialised form
-    # (v0.12), and the specialised form with LSE/D rows in shared memory (v0.12, not yet run); surveyed with
+    # (v0.12), and the specialised forms with LSE/D rows in shared memory (v0.12; tuned from v0.13); surveyed with
     # the Triton release its Gluon was written for.
     gluon_tiles = ((64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1)),
                    (64, TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2)),
@@ -217,6 +217,8 @@ def surveyed():
                    (64, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
                                    stats_in_shared=True)),
                    (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True)),
+                   (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
+                                    stats_in_shared=True)),
                    *((256, config) for config in configs.BACKWARD_FUSED_CANDIDATES[256]))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
         kernel, constants = launchers.fused_backward_kernel(config, d)

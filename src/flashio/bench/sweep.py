@@ -95,7 +95,8 @@ class BenchResult:
 def describe_choice(choice, kernel: str = "") -> str:
     """A tuned choice of ``kernel`` (a tuning key's first field) in a few characters: 'ws 128x128 w4 s2'
     for a tile configuration (a Gluon backward tile adds its dQ chunks x buffers, ' ws' when
-    warp-specialised, ' split' with its roles on two warpgroups and ' kv-regs' with K/V in registers:
+    warp-specialised, ' split' with its roles on two warpgroups, ' kv-regs' with K/V in registers and
+    ' stats-smem' with its LSE/D rows in shared memory:
     'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong'), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
@@ -103,7 +104,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (f" {choice.passes}-pass" if choice.passes > 1 else "") + (" persistent" if choice.persistent else "") + \
         (f" dq{choice.dq_chunks}x{choice.dq_buffers}" if choice.path == "gluon" and kernel != "forward" else "") + \
         (" ws" if choice.warp_specialised else "") + (" split" if choice.split_roles else "") + \
-        (" kv-regs" if choice.kv_in_registers else "") + (" pipelined" if choice.pipelined else "") + \
+        (" kv-regs" if choice.kv_in_registers else "") + (" stats-smem" if choice.stats_in_shared else "") + \
+        (" pipelined" if choice.pipelined else "") + \
         (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
