@@ -9,7 +9,7 @@ import pytest
 import torch
 
 import flashio
-from flashio import configs
+from flashio import configs, launchers
 from flashio.kernels import forward_gluon
 from helpers import check_against_reference, random_qkv, record_grids
 
@@ -52,3 +52,33 @@ def test_forcing_the_gluon_forward_without_hopper_falls_back_to_the_triton_kerne
     q, k, v = random_qkv(1, 2, 2, 45, 70, head_dim, torch.bfloat16)
     check_against_reference(lambda q, k, v: flashio.attention(q, k, v, is_causal=causal), q, k, v, causal=causal)
     assert launched == [] and launched_persistent == []
+
+
+@pytest.mark.parametrize("seqlen_q, units_per_head", [(1024, 4), (640, 3), (100, 1)])
+def test_persistent_gluon_forward_runs_causal_query_blocks_in_pairs_up_to_the_multiprocessors(
+        monkeypatch, seqlen_q, units_per_head):
+    # A causal work unit pairs query blocks i and n-1-i of one head (the middle block of an odd count alone),
+    # so every unit is the same work and the units of one head run side by side (v0.13).
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    q, k = torch.empty(3, 8, seqlen_q, 128), torch.empty(3, 2, 1024, 128)
+    problem = launchers.describe(q, k, "bhnd", None)
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    units = units_per_head * 8 * 3
+    kernel, grid, trailing = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
+    assert kernel is forward_gluon.attention_forward_gluon_persistent_kernel
+    assert grid == (min(units, 132),) and trailing == (8, units)
+
+
+def test_persistent_gluon_forward_takes_one_unit_per_query_block_without_causal_masking(monkeypatch):
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    assert launchers.gluon_forward_launch(config, problem, False, torch.device("cuda"))[1:] == \
+        ((132,), (16, 8 * 16 * 16))
+
+
+def test_non_persistent_gluon_forward_runs_one_program_per_query_block_head_and_batch():
+    problem = launchers.describe(torch.empty(3, 8, 1000, 64), torch.empty(3, 2, 1500, 64), "bhnd", None)
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True)
+    kernel, grid, trailing = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
+    assert kernel is forward_gluon.attention_forward_gluon_kernel and grid == (8, 8, 3) and trailing == ()

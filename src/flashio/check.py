@@ -233,6 +233,19 @@ def forced_paths() -> dict:
                 64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),
                 128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True),)}}),
+        # The persistent grid with the ping-pong and separate-K/V loops (v0.13: first run with causal tiles
+        # in pairs of query blocks).
+        "forward: Gluon, persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, pingpong=True),),
+                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, pingpong=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                 pingpong=True),)}}),
+        "forward: Gluon, persistent, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                64: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
+                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

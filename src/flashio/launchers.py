@@ -59,6 +59,20 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong)
 
 
+def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:
+    """(kernel, grid, trailing arguments) of a Gluon forward launch: one program per 2 * ROWS query rows, head
+    and batch, or for the persistent kernel one 12-warp program per multiprocessor (at most one per work unit:
+    a query block of one head, or causal, a pair of them of equal total work, kernels/forward_gluon.py) with
+    (heads, work units) appended to the arguments."""
+    query_blocks = cdiv(problem.seqlen_q, config.block_m)
+    if not config.persistent:
+        return forward_gluon_kernels.attention_forward_gluon_kernel, (query_blocks, problem.num_heads,
+                                                                       problem.batch), ()
+    units = (cdiv(query_blocks, 2) if causal else query_blocks) * problem.num_heads * problem.batch
+    return (forward_gluon_kernels.attention_forward_gluon_persistent_kernel,
+            (min(units, persistent_programs(device)),), (problem.num_heads, units))
+
+
 # The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:
 # 2 x 128 x 240 + 3 x 32 x 24 = 63744 of the 65536 registers of a multiprocessor.
 FUSED_SPLIT_MMA_REGISTERS = 240
@@ -431,15 +445,8 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                          problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale)
             constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
                              **gluon_forward_constants(config, problem.head_dim))
-            if config.persistent:  # one 12-warp program per multiprocessor, looping over the tiles
-                num_tiles = grid[0] * grid[1] * grid[2]
-                launch_plans.launch(
-                    forward_gluon_kernels.attention_forward_gluon_persistent_kernel,
-                    (min(num_tiles, persistent_programs(q.device)),),
-                    *arguments, problem.num_heads, num_tiles, **constants)
-            else:
-                launch_plans.launch(forward_gluon_kernels.attention_forward_gluon_kernel, grid, *arguments,
-                                    **constants)
+            kernel, gluon_grid, trailing = gluon_forward_launch(config, problem, causal, q.device)
+            launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants)
             return
         if config.path == "ws":
             if q.is_cuda:

@@ -22,7 +22,16 @@ forward is flashio's tuned choice.
 Run 1 (v0.12, H200, 26 s on the machine; results/2026-11-30_h200_v0.12_probes/ncu_backward.log): flashio's
 kernel issues at ~0.6x cuDNN's rate, its tensor pipe 11-15 points less busy; the non-causal compile waits on
 local-memory spill reloads, the causal one at its CTA-wide barriers (table in benchmarks/PERFORMANCE.md).
-The ``--stats-in-shared`` and ``--pass forward`` runs are prepared, not run.
+Run 2 (v0.13, ``--stats-in-shared``; results/2026-11-30_h200_v0.13_probes/ncu_stats.log): no local-memory
+requests left (117.6 M at 16k before); kernel 8780 µs at 16k non-causal (cuDNN 8930: faster), 731 at 1k (cuDNN
+647), 508 at causal 1k (cuDNN 410); tensor pipe 64.7 / 48.9 / 39.8% busy against cuDNN's 65.1 / 56.3 / 50.0%;
+the causal kernel's top stall is still its CTA-wide barriers (30% of 15 cycles between issues).
+Run 3 (v0.13, ``--pass forward``; ncu_forward.log): d=128 non-causal 16k 3.05 ms (Gluon persistent pipelined)
+against cuDNN's 3.17; causal 1k 186 µs (Triton persistent) against 161, causal 2k 313 against 266; d=64 causal
+4k 684 µs (the portable kernel, 64x64) against 636. At d=128 causal 1k / 2k flashio's forward waits longer
+between issues (7.5 / 7.3 cycles against cuDNN's 5.9 / 5.7) and keeps the SM 9-10 points less busy (44.5 /
+49.8% against 53.2 / 59.5%); the d=64 portable kernel is busier than cuDNN's (56.7 against 48.2%) and still
+slower (warp-level MMAs, not warpgroup ones).
 """
 
 import argparse

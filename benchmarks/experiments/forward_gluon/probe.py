@@ -52,9 +52,9 @@ def gluon_forward(q, k, v, causal, tiles):
     constants = dict(IS_CAUSAL=causal, num_warps=4, **launchers.gluon_forward_constants(config, q.shape[3]))
     grid = (triton.cdiv(q.shape[2], config.block_m), q.shape[1], q.shape[0])
     if persistent:
-        num_tiles = grid[0] * grid[1] * grid[2]
-        kernel.attention_forward_gluon_persistent_kernel[(min(num_tiles, launchers.multiprocessor_count(q.device)),)](
-            *arguments, q.shape[1], num_tiles, **constants)
+        num_units = (triton.cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]  # causal: pairs (v0.13)
+        kernel.attention_forward_gluon_persistent_kernel[(min(num_units, launchers.multiprocessor_count(q.device)),)](
+            *arguments, q.shape[1], num_units, **constants)
     else:
         kernel.attention_forward_gluon_kernel[grid](*arguments, **constants)
     return out, lse

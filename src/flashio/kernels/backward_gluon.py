@@ -621,23 +621,25 @@ def attention_backward_fused_ws_kernel(
 
 
 @gluon.jit
-def _persistent_key_block(unit, half, num_key_blocks, num_kv_heads):
-    """(key block index, KV head, batch) of ``half`` (0 or 1) of work unit ``unit`` of the persistent fused
-    backward. A unit is a pair of key blocks of one head, j and num_key_blocks - 1 - j (one block when they
-    coincide): with causal attention block j sees the query rows from about j on, so the two halves' costs
-    add up to the same total in every unit and a static round-robin over units stays balanced."""
-    num_pairs = (num_key_blocks + 1) // 2
+def _paired_block(unit, half, num_blocks, num_heads):
+    """(block index, head, batch) of ``half`` (0 or 1) of work unit ``unit`` of a persistent causal loop
+    over ``num_blocks`` blocks per head: a unit is a pair of blocks of one head, j and num_blocks - 1 - j
+    (one block when they coincide). With causal attention key block j sees the query rows from about j on
+    (the fused backward) and query block i the keys up to about i (the forward), so the two halves' costs
+    add up to the same total in every unit and a static round-robin over units stays balanced; units run
+    head by head, so the programs at work at once share a few heads' tensors in L2."""
+    num_pairs = (num_blocks + 1) // 2
     pair = unit % num_pairs
     head_batch = unit // num_pairs
-    key_block = pair + half * (num_key_blocks - 1 - 2 * pair)
-    return key_block, head_batch % num_kv_heads, head_batch // num_kv_heads
+    block = pair + half * (num_blocks - 1 - 2 * pair)
+    return block, head_batch % num_heads, head_batch // num_heads
 
 
 @gluon.jit
-def _persistent_halves(unit, num_key_blocks):
-    """Key blocks in work unit ``unit``: 2, or 1 for the middle block of an odd count."""
-    pair = unit % ((num_key_blocks + 1) // 2)
-    return 2 - (2 * pair == num_key_blocks - 1).to(gl.int32)
+def _paired_halves(unit, num_blocks):
+    """Blocks in work unit ``unit`` of ``_paired_block``: 2, or 1 for the middle block of an odd count."""
+    pair = unit % ((num_blocks + 1) // 2)
+    return 2 - (2 * pair == num_blocks - 1).to(gl.int32)
 
 
 @gluon.jit
@@ -658,8 +660,8 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        for half in range(_persistent_halves(unit, num_key_blocks)):
-            key_block, kv_head, batch = _persistent_key_block(unit, half, num_key_blocks, num_kv_heads)
+        for half in range(_paired_halves(unit, num_key_blocks)):
+            key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
             mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
@@ -681,8 +683,8 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        for half in range(_persistent_halves(unit, num_key_blocks)):
-            key_block, kv_head, batch = _persistent_key_block(unit, half, num_key_blocks, num_kv_heads)
+        for half in range(_paired_halves(unit, num_key_blocks)):
+            key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             lo, num_blocks = _query_blocks(key_block * BLOCK_N, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
             it = _fused_ws_reduce_tile(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks,
                                        seqlen_q, kv_group_size, dq_smem, dq_ready, dq_empty, it,
@@ -708,8 +710,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        for half in range(_persistent_halves(unit, num_key_blocks)):
-            key_block, kv_head, batch = _persistent_key_block(unit, half, num_key_blocks, num_kv_heads)
+        for half in range(_paired_halves(unit, num_key_blocks)):
+            key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
             dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
@@ -747,7 +749,7 @@ def attention_backward_fused_ws_persistent_kernel(
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
-    KV heads x batch; see ``_persistent_key_block``), so that a key block's K/V loads and first Q/dO loads
+    KV heads x batch; see ``_paired_block``), so that a key block's K/V loads and first Q/dO loads
     land while the previous block's dK and dV are stored, instead of once per program. H200, bf16, whole
     backward (v0.12 probe): d=128 -1% to +4.5% against the non-persistent kernel (causal 4k +4.5%), d=64
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads`` and ``num_units``; grid

@@ -28,8 +28,9 @@ other's products do (FlashAttention-3, section 3.1).
 Grid (cdiv(seqlen_q, 2 * ROWS), heads, batch), causal query blocks taken heaviest first; num_warps=4 (the
 first consumer); the second consumer and the loader are added. ``attention_forward_gluon_persistent_kernel``
 runs the same partitions over a list of tiles in a grid of one program per multiprocessor (the K/V ring
-continuing across tiles, each Q half handed back through ``q_empty`` once its output tile is stored). Fixed
-lengths, no dropout or block mask (the launcher sends those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
+continuing across tiles, each Q half handed back through ``q_empty`` once its output tile is stored; causal
+tiles in pairs of equal work, head by head). Fixed lengths, no dropout or block mask (the launcher sends
+those to the Triton kernels). Gluon has no interpreter: on a CPU this file is only compiled
 (tests/bench/test_resources.py); its numerics are checked on the GPU by ``python -m flashio.check``
 (benchmarks/experiments/forward_gluon/probe.py has its runs: H200, 2026-11-30, v0.10 and v0.11; the
 persistent kernel, ``SPLIT_KV`` and ``PINGPONG`` first ran in v0.11, correct, and joined the tuned lists).
@@ -40,7 +41,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import _head_descriptor, _wait_for_last_loads
+from flashio.kernels.backward_gluon import _head_descriptor, _paired_block, _paired_halves, _wait_for_last_loads
 
 
 @gluon.jit
@@ -407,23 +408,36 @@ def _key_end(start_m, seqlen_q, seqlen_k, ROWS: gl.constexpr, IS_CAUSAL: gl.cons
 
 
 @gluon.jit
-def _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL: gl.constexpr):
-    """(query block, head, batch) of a persistent program's ``tile``. Causal: the heaviest query blocks of
-    every head first (programs take tiles round-robin, so the light ones fill in at the end); otherwise a
-    head's query blocks one after another, so the programs running at once share its K/V in L2."""
-    heads_batches = num_tiles // num_blocks
+def _unit_tiles(unit, num_blocks, IS_CAUSAL: gl.constexpr):
+    """Tiles in a persistent program's work unit ``unit``: causal, a pair of query blocks of one head (1 for
+    the middle block of an odd count; ``_paired_block``); otherwise one tile."""
     if IS_CAUSAL:
-        block = num_blocks - 1 - tile // heads_batches
-        head_batch = tile % heads_batches
+        count = _paired_halves(unit, num_blocks)
     else:
-        block = tile % num_blocks
-        head_batch = tile // num_blocks
-    return block, head_batch % num_heads, head_batch // num_heads
+        count = 1
+    return count
+
+
+@gluon.jit
+def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr):
+    """(query block, head, batch) of tile ``half`` of a persistent program's work unit ``unit``. Causal: the
+    pair of blocks i and num_blocks - 1 - i of one head, heavy then light, so every unit is the same work and
+    the round-robin over units stays balanced, head by head (v0.13: the v0.11 order, every head's heaviest
+    block first, spread the programs at work at once over all heads' K/V); otherwise a head's query blocks
+    one after another, so the programs running at once share its K/V in L2."""
+    if IS_CAUSAL:
+        block, head, batch = _paired_block(unit, 1 - half, num_blocks, num_heads)
+    else:
+        block = unit % num_blocks
+        head_batch = unit // num_blocks
+        head = head_batch % num_heads
+        batch = head_batch // num_heads
+    return block, head, batch
 
 
 @gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                       stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
+                       stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr):
@@ -431,20 +445,21 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
-    for tile in range(gl.program_id(0), num_tiles, gl.num_programs(0)):
-        block, head, batch = _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL)
-        start_m = block * 2 * ROWS
-        it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                        stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                        _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
-                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                        ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV)
-        tile_iter += 1
+    for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
+        for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
+            block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
+            start_m = block * 2 * ROWS
+            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
+                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
+                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV)
+            tile_iter += 1
 
 
 @gluon.jit
 def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                         seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                         seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
@@ -454,16 +469,17 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     turn_it = num_blocks * 0
-    for tile in range(gl.program_id(0), num_tiles, gl.num_programs(0)):
-        block, head, batch = _tile_coordinates(tile, num_blocks, num_heads, num_tiles, IS_CAUSAL)
-        start_m = block * 2 * ROWS
-        it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                     batch, head, start_m, _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL),
-                                     seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
-                                     kv_ready, kv_empty, it, tile_iter, turn, turn_it,
-                                     HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV,
-                                     PINGPONG)
-        tile_iter += 1
+    for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
+        for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
+            block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
+            start_m = block * 2 * ROWS
+            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL)
+            it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                         batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                         it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG)
+            tile_iter += 1
 
 
 @gluon.jit
@@ -555,13 +571,14 @@ def attention_forward_gluon_persistent_kernel(
     stride_vb, stride_vh, stride_vn,
     stride_ob, stride_oh, stride_om,
     stride_lb, stride_lh, stride_lm,
-    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_tiles,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_units,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
 ):
-    """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the tiles (2 * ROWS query
-    rows of one head and batch; ``num_tiles`` in all) ``program_id(0)``, ``+ num_programs(0)``, ..., so the
+    """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
+    ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of 2 * ROWS query rows of one
+    head and batch, or causal pairs of them, ``_tile_coordinates``), so the
     loader fetches a tile's Q and first K/V blocks while the consumers still work on the previous one, and
     a tile's output store overlaps the next tile. Q buffers are handed back through ``q_empty`` once their
     output tile has been stored."""
@@ -570,17 +587,17 @@ def attention_forward_gluon_persistent_kernel(
 
     gl.warp_specialize([
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                                seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                 PINGPONG)),
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                seqlen_q, seqlen_k, num_heads, num_tiles, softmax_scale,
+                                seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                 PINGPONG)),
         (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_tiles,
+                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV)),
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])

@@ -1,0 +1,93 @@
+"""GPU probe for the forward at the points where it trails cuDNN most (v0.13 grid: causal N <= 4k at d=64
+and d=128, 0.82-0.92x cuDNN): forms of flashio's forward forced one at a time through the launcher, against
+cuDNN's forward and flashio's tuned choice in the same process, bf16, batch*N = 16k tokens, hidden 2048.
+
+Why (benchmarks/PERFORMANCE.md, v0.13): the v0.11 persistent Gluon forward took causal tiles heaviest first
+over all heads, so the 132 programs at work at once read the K/V of ~132 different heads (at N = 1k the
+heads' K/V are 64 MB in all, more than the 50 MB L2); the Triton persistent forward, which pairs a head's
+heavy and light query blocks and walks the heads in order, led it at causal 1k-2k (v0.11 probe: 449 against
+386 TFLOP/s at 2k). v0.13 gives the Gluon persistent kernel the paired, head-by-head order. Prediction: the
+Gluon persistent forms +10-20% at causal 1k-2k (d=128: ~430 -> level with or above the Triton kernel, 369 at
+1k / 411 at 2k in the v0.13 grid), unchanged non-causal (same order there); the ping-pong and separate-K/V
+persistent forms, never run before, correct.
+
+Each cell: TFLOP/s (max |O difference| to the analytic-default forward, which ``flashio.check`` compares
+with the float32 reference); the forward through ``launchers.attention_forward`` as the bench times it.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_short/probe.py
+
+Run 1 (v0.13, H200; results/2026-11-30_h200_v0.13_probes/probe_fwd_short.txt): prediction met at d=128 —
+the paired Gluon persistent form at causal 1k / 2k / 4k / 8k 343 / 459 / 535 / 588 TFLOP/s (v0.11 probe,
+heaviest first: 290 / 386 / 491 at 1k / 2k / 4k), ahead of the Triton persistent kernel from 2k on (443 at 2k)
+but not at 1k (372); d=64 causal 2k / 4k / 8k 314 / 388 / 422; non-causal level with before. The ping-pong and
+separate-K/V persistent forms: correct (forced check paths, 30 of 30 PASS with the plain persistent form) and
+0-4% slower than the plain one, so not tuned. The "flashio (tuned)" column of run 1 timed the analytic default
+(the reference's launch plan stayed in place; fixed since).
+"""
+
+import os
+
+import torch
+import torch.nn.functional as F
+import triton
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from flashio import configs, launch_plans, launchers
+from flashio.check import forcing
+from flashio.configs import TileConfig
+
+
+def gluon(stages=3, **options):
+    config = TileConfig(128, 128, 4, stages, "gluon", pipelined=True, **options)
+    return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
+
+
+FORMS = {
+    "Triton ws persistent": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True),) for d in (64, 128)}}),
+    "Gluon pipelined": gluon(),
+    "Gluon persistent (paired)": gluon(persistent=True),
+    "Gluon persistent ping-pong": gluon(persistent=True, pingpong=True),
+    "Gluon persistent split K/V": gluon(persistent=True, split_kv=True, stages=2),
+}
+POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
+          64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
+
+
+def main():
+    torch.manual_seed(0)
+    print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(FORMS) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(FORMS))
+    for d in (128, 64):
+        for causal, n in POINTS[d]:
+            batch, heads = 16384 // n, 2048 // d
+            q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+            flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
+            run = lambda: launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=d ** -0.5, causal=causal,
+                                                      dropout_p=0.0, seed=0)[0]
+            rate = lambda fn: f"{flops / triton.testing.do_bench(fn, warmup=5, rep=40, return_mode='median') / 1e9:.0f}"
+            os.environ["FLASHIO_AUTOTUNE"] = "0"
+            reference = run()
+            del os.environ["FLASHIO_AUTOTUNE"]
+            launch_plans.clear()  # run 1 left the default's launch plan in place: its "tuned" column timed that
+            configs.clear_choices()
+
+            def cudnn():
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+            cells = [rate(cudnn), rate(run)]
+            for environment, candidates in FORMS.values():
+                with forcing(environment, candidates):
+                    launch_plans.clear()
+                    try:
+                        err = float((run().float() - reference.float()).abs().max())
+                        cells.append(f"{rate(run)} ({err:.4f})")
+                    except Exception as exc:  # report and go on: one form's failure must not hide the others
+                        cells.append(f"{type(exc).__name__}: {str(exc)[:60]}")
+                launch_plans.clear()
+            print(f"| {d} | {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
