@@ -82,3 +82,15 @@ def test_non_persistent_gluon_forward_runs_one_program_per_query_block_head_and_
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True)
     kernel, grid, trailing = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
     assert kernel is forward_gluon.attention_forward_gluon_kernel and grid == (8, 8, 3) and trailing == ()
+
+
+def test_output_from_registers_is_an_option_of_the_persistent_gluon_forward_only():
+    # Only the persistent kernel hands its Q buffer back (the non-persistent kernel has no q_empty barrier).
+    persistent = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                    output_from_registers=True)
+    assert launchers.gluon_forward_constants(persistent, 128)["OUTPUT_FROM_REGISTERS"] is True
+    assert "OUTPUT_FROM_REGISTERS" not in launchers.gluon_forward_constants(
+        configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True), 128)  # tuned forms unchanged
+    with pytest.raises(ValueError, match="output_from_registers"):
+        launchers.gluon_forward_constants(configs.TileConfig(128, 128, 4, 3, "gluon", output_from_registers=True),
+                                          128)

@@ -246,6 +246,15 @@ def forced_paths() -> dict:
                 64: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
                 128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
+        # Prepared in v0.13, not yet run: the output stored from registers, Q handed back when the key loop ends.
+        "forward: Gluon, persistent, output from registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                output_from_registers=True),),
+                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                 output_from_registers=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                 output_from_registers=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

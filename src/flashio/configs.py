@@ -53,7 +53,10 @@ class TileConfig:
     (pipelined Gluon forward): the two consumers take turns issuing their products, so that one's softmax
     runs while the other's products do (FlashAttention-3's inter-warpgroup schedule); ``stats_in_shared``
     (specialised fused backward): the loader warp puts each query block's LSE and D rows in shared memory,
-    where the MMA warps read them when needed instead of holding them in registers across the score products.
+    where the MMA warps read them when needed instead of holding them in registers across the score products;
+    ``output_from_registers`` (persistent Gluon forward): the consumers store their output tile from registers
+    instead of staging it through their Q buffer, so they hand Q back when their key loop ends and the loader
+    fetches the next tile's first K/V blocks, then its Q, while they finish the tile.
     """
 
     block_m: int
@@ -73,6 +76,7 @@ class TileConfig:
     split_kv: bool = False
     pingpong: bool = False
     stats_in_shared: bool = False
+    output_from_registers: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

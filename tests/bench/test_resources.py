@@ -185,9 +185,12 @@ def test_gluon_forward_tiles_fit_one_program_per_multiprocessor_without_spills(g
 def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely_spills(gluon_forward):
     # The persistent forms keep the loop-carried tile indices partly on the stack: 32 B in the pipelined
     # d=128 form, 56 B in the d=256 form with separate K/V slots (v0.11 survey; both tuned after the H200
-    # probe measured them, 524 and 620 TFLOP/s at N=1k), none in the plain one or at d=64.
+    # probe measured them, 524 and 620 TFLOP/s at N=1k), none in the plain one or at d=64. v0.13's causal
+    # work units (a loop over the pairs of query blocks around the loop over tiles) take the d=256 form to
+    # 64 B and the d=128 one to 40 B; the v0.13 grid measured both causal forms faster than before (d=256
+    # causal 1k 0.92 -> 0.98x cuDNN). With the output stored from registers the stack stays the same.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 4
+    assert len(rows) == 5
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row)
-        assert row["stack"] <= 56, row
+        assert row["stack"] <= 64, row

@@ -57,3 +57,9 @@ def test_other_choices_are_their_value():
 def test_fused_backward_tiles_with_k_and_v_in_registers_say_so():
     assert describe_choice(TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True)) == \
         "gluon 64x64 w4 s2 dq1x1 kv-regs"
+
+
+def test_gluon_forward_tiles_storing_their_output_from_registers_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                      output_from_registers=True), "forward") == \
+        "gluon 128x128 w4 s3 persistent pipelined out-regs"

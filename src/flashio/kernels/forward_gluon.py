@@ -45,37 +45,12 @@ from flashio.kernels.backward_gluon import _head_descriptor, _paired_block, _pai
 
 
 @gluon.jit
-def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
-               stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
-               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-               ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-               PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr):
-    """One tile's loads: Q's two row halves, then K_j, V_j for the key blocks [0, end_n) into the ring from
-    position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
-    the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
-    half waits for its consumer to have stored the previous tile's output from that buffer."""
-    dtype: gl.constexpr = Q.dtype.element_ty
-    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
-    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    if PERSISTENT:
-        _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
-        if SPLIT_KV:
-            _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
-        for half in gl.static_range(2):
-            mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
-    q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
-                              q_tile_layout)
-    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    for half in gl.static_range(2):
-        if PERSISTENT:
-            mbarrier.wait(q_empty.index(half), (tile_iter & 1) ^ 1)
-        mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
-        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(half), q_smem.index(half))
-    KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
-    for start_n in range(0, end_n, BLOCK_N):
+def _load_key_blocks(k_desc, v_desc, start, end, k_smem, v_smem, kv_ready, kv_empty, it,
+                     BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, SPLIT_KV: gl.constexpr,
+                     KV_BYTES: gl.constexpr):
+    """K_j, V_j for the key blocks [start, end) into the ring from position ``it``; returns the position
+    after them."""
+    for start_n in range(start, end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
         if SPLIT_KV:  # K and V slots with their own barriers: V's at NUM_STAGES + slot
@@ -91,6 +66,48 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
             tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
         it += 1
     return it
+
+
+@gluon.jit
+def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+               stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
+               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+               ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
+               PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False):
+    """One tile's loads: Q's two row halves, then K_j, V_j for the key blocks [0, end_n) into the ring from
+    position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
+    the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
+    half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
+    before Q — a ring slot frees while the consumers still finish the previous tile, Q's buffer only when
+    their key loop ends."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    if PERSISTENT:
+        _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
+        if SPLIT_KV:
+            _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
+        for half in gl.static_range(2):
+            mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
+    q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
+                              q_tile_layout)
+    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
+                              kv_tile_layout)
+    KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
+    ahead = 0
+    if KV_FIRST:
+        ahead = gl.minimum(end_n, BLOCK_N)
+        it = _load_key_blocks(k_desc, v_desc, 0, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
+                              BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
+    for half in gl.static_range(2):
+        if PERSISTENT:
+            mbarrier.wait(q_empty.index(half), (tile_iter & 1) ^ 1)
+        mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
+        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(half), q_smem.index(half))
+    return _load_key_blocks(k_desc, v_desc, ahead, end_n, k_smem, v_smem, kv_ready, kv_empty, it,
+                            BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
 
 
 @gluon.jit
@@ -314,11 +331,14 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, turn, turn_it,
                    HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-                   PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr):
+                   PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr,
+                   OUTPUT_FROM_REGISTERS: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
     program's ``tile_iter``-th tile; with PINGPONG (pipelined loop only) ``turn_it`` turns taken so far.
+    The output tile is staged through the Q buffer and stored by TMA, or with OUTPUT_FROM_REGISTERS
+    (persistent kernel) stored from registers, the Q buffer handed back as soon as the key loop ends.
     Returns (ring position, turns taken) after the tile."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -355,6 +375,10 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
                                       HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+    if OUTPUT_FROM_REGISTERS:
+        gl.static_assert(PERSISTENT, "only the persistent kernel hands its Q buffer back")
+        gl.thread_barrier()  # every warp's score products have read Q: the next tile's may land
+        mbarrier.arrive(q_empty.index(HALF))
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -370,16 +394,23 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
              mask=rows < seqlen_q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
-    fence_async_shared()
-    gl.thread_barrier()
-    o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
-                              gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
-    tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
-    tma.store_wait(0)
-    if PERSISTENT:
-        gl.thread_barrier()  # the store (issued by one thread) has read the buffer: Q's next half may land
-        mbarrier.arrive(q_empty.index(HALF))
+    if OUTPUT_FROM_REGISTERS:
+        out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
+        columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+        o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
+        gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
+                 out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
+    else:
+        q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
+        fence_async_shared()
+        gl.thread_barrier()
+        o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
+                                  gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
+        tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
+        tma.store_wait(0)
+        if PERSISTENT:
+            gl.thread_barrier()  # the store (issued by one thread) has read the buffer: Q's next half may land
+            mbarrier.arrive(q_empty.index(HALF))
     return it, turn_it
 
 
@@ -440,7 +471,8 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                       NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr):
+                       NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
+                       KV_FIRST: gl.constexpr):
     """The loads of every tile of this program, the K/V ring running on across tiles."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
@@ -453,7 +485,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV)
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST)
             tile_iter += 1
 
 
@@ -463,7 +495,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-                         SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr):
+                         SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
+                         OUTPUT_FROM_REGISTERS: gl.constexpr):
     """One consumer's half of every tile of this program."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
@@ -478,7 +511,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG)
+                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS)
             tile_iter += 1
 
 
@@ -575,6 +608,7 @@ def attention_forward_gluon_persistent_kernel(
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
+    OUTPUT_FROM_REGISTERS: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of 2 * ROWS query rows of one
@@ -590,14 +624,15 @@ def attention_forward_gluon_persistent_kernel(
                                 seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG)),
+                                PINGPONG, OUTPUT_FROM_REGISTERS)),
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG)),
+                                PINGPONG, OUTPUT_FROM_REGISTERS)),
         (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV)),
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV,
+                              OUTPUT_FROM_REGISTERS)),  # Q handed back early: the first K/V block goes first
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
