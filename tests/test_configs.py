@@ -120,3 +120,34 @@ def test_no_file_is_written_when_the_cache_is_off(tmp_path, monkeypatch):
     configs.choose_config(("k", 4), ("slow", "fast"), _count_timings([]))
     configs.clear_choices()
     assert list(tmp_path.iterdir()) == []
+
+
+def _timings_in_turn(record, sequences):
+    """A timer that returns each option's timings in order, recording the order of the calls."""
+    remaining = {option: list(times) for option, times in sequences.items()}
+
+    def time_config(option):
+        record.append(option)
+        return remaining[option].pop(0)
+    return time_config
+
+
+def test_two_candidates_within_three_percent_are_timed_again_alternately_and_compared_by_median(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    timed = []
+    # "a" wins the first timing by 1%, "b" the two re-timings by 5%: the medians (1.00 vs 0.95) pick "b".
+    timer = _timings_in_turn(timed, {"a": [0.99, 1.00, 1.00], "b": [1.00, 0.95, 0.95], "c": [2.0]})
+    assert configs.choose_config(("close-call",), ("a", "b", "c"), timer) == "b"
+    assert timed == ["a", "b", "c", "a", "b", "a", "b"]
+    configs.clear_choices()
+
+
+def test_a_clear_winner_is_not_timed_again(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    timed = []
+    timer = _timings_in_turn(timed, {"a": [1.00], "b": [1.04]})  # 4% apart: past the close-call margin
+    assert configs.choose_config(("clear-win",), ("a", "b"), timer) == "a"
+    assert timed == ["a", "b"]
+    configs.clear_choices()

@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import statistics
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -431,6 +432,24 @@ def _remember(key: Hashable, option: Hashable) -> None:
         pass
 
 
+# Two leaders whose first timings are within this fraction of each other are timed again, alternately: on
+# the H200 (v0.13) the tuner's one timing of two forwards at bf16 d=128 non-causal 16k picked, in two runs,
+# forms that the bench then measured 7% apart (631 and 585 TFLOP/s).
+CLOSE_CALL = 0.03
+REMATCH_ROUNDS = 2
+
+
+def _rematch(indices: list, candidates: Sequence, time_config: Callable, times: list) -> int:
+    """Index of the faster of two close candidates: each timed ``REMATCH_ROUNDS`` more times, alternately
+    (so that a drift of the clocks or of the GPU's temperature falls on both), compared by median."""
+    for _ in range(REMATCH_ROUNDS):
+        for k, index in enumerate(indices):
+            times[k].append(time_config(candidates[index]))
+    _COUNTERS["measurements"] += REMATCH_ROUNDS * len(indices)
+    medians = [statistics.median(t) for t in times]
+    return indices[0] if medians[0] <= medians[1] else indices[1]
+
+
 def choose_config(
     key: Hashable,
     candidates: Sequence[Option],
@@ -452,10 +471,13 @@ def choose_config(
         chosen = _remembered(key, candidates)
         if chosen is None:
             _COUNTERS["measurements"] += len(candidates)
-            timings = [(time_config(config), index) for index, config in enumerate(candidates)]
-            best_time, best_index = min(timings)
+            timings = sorted((time_config(config), index) for index, config in enumerate(candidates))
+            best_time, best_index = timings[0]
             if best_time == float("inf"):
                 raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
+            if len(timings) > 1 and timings[1][0] <= best_time * (1 + CLOSE_CALL):
+                best_index = _rematch([index for _, index in timings[:2]], candidates, time_config,
+                                      [[time] for time, _ in timings[:2]])
             chosen = candidates[best_index]
             _remember(key, chosen)
     _CHOICES[key] = chosen
