@@ -255,6 +255,12 @@ def forced_paths() -> dict:
                                  output_from_registers=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                  output_from_registers=True),)}}),
+        # Prepared in v0.13, not yet run: 64-key blocks in the persistent pipelined loop (d=64 and 128).
+        "forward: Gluon, persistent, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                64: (TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True),),
+                128: (TileConfig(128, 64, 4, 3, "gluon", pipelined=True, persistent=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

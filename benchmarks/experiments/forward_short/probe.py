@@ -30,6 +30,10 @@ tile's first K/V block before its Q, so a tile no longer starts by waiting for a
 previous output store. Compiled for sm_90a on the CPU: same stack as the TMA-store form (0 B non-causal, 40 B
 causal at d=128), 64 4-byte global stores per thread per tile at d=128. Prediction: d=128 non-causal 1k
 524 -> 550-575 TFLOP/s, causal 1k +3-6%, within 2% at N >= 4k; at d=64 similar in proportion.
+It also adds the persistent form with 64-key blocks (four K/V slots, 82 KB of shared memory at d=64; no
+stack non-causal, 8 B causal): half the diagonal block's masked work at causal N <= 2k (at 1k, 11% of the
+products -> 6%) for twice the per-block softmax bookkeeping. Prediction: d=64 causal 1k-2k within +-5% of the
+128-key form (218 / 314 in run 1), slower at N >= 4k and at d=128.
 """
 
 import os
@@ -44,8 +48,8 @@ from flashio.check import forcing
 from flashio.configs import TileConfig
 
 
-def gluon(stages=3, **options):
-    config = TileConfig(128, 128, 4, stages, "gluon", pipelined=True, **options)
+def gluon(stages=3, block_n=128, **options):
+    config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
 
 
@@ -57,6 +61,7 @@ FORMS = {
     "Gluon persistent ping-pong": gluon(persistent=True, pingpong=True),
     "Gluon persistent split K/V": gluon(persistent=True, split_kv=True, stages=2),
     "Gluon persistent, output from registers": gluon(persistent=True, output_from_registers=True),
+    "Gluon persistent, 64-key blocks": gluon(persistent=True, block_n=64, stages=4),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}

@@ -172,6 +172,7 @@ def surveyed():
                          (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
                          (128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
                                           output_from_registers=True)),
+                         (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
                          (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
     gluon_forward_tiles = [(d, config) for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
                            for config in candidates]
