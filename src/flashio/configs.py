@@ -201,7 +201,8 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # v0.13: the persistent kernel's causal tiles go in pairs of query blocks, head by head (they went heaviest
 # first over all heads): d=128 causal 1k-8k +9-19% (2k 386 -> 459 TFLOP/s, v0.11 -> v0.13 probe), past the
 # Triton persistent forward from 2k on; the persistent ping-pong and separate-K/V forms ran correctly and
-# 0-4% behind the plain persistent one (results/2026-11-30_h200_v0.13_probes/probe_fwd_short.txt), not listed.
+# 0-9% behind the plain persistent one (most at d=64 causal 4k-8k; results/2026-11-30_h200_v0.13_probes/
+# probe_fwd_short.txt), not listed.
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # d=64: correct in the v0.11 probe (all three forms), rates first measured by the v0.11 grid.
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),

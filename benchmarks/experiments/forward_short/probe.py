@@ -21,8 +21,9 @@ the paired Gluon persistent form at causal 1k / 2k / 4k / 8k 343 / 459 / 535 / 5
 heaviest first: 290 / 386 / 491 at 1k / 2k / 4k), ahead of the Triton persistent kernel from 2k on (443 at 2k)
 but not at 1k (372); d=64 causal 2k / 4k / 8k 314 / 388 / 422; non-causal level with before. The ping-pong and
 separate-K/V persistent forms: correct (forced check paths, 30 of 30 PASS with the plain persistent form) and
-0-4% slower than the plain one, so not tuned. The "flashio (tuned)" column of run 1 timed the analytic default
-(the reference's launch plan stayed in place; fixed since).
+0-9% slower than the plain one (separate K/V most, at d=64 causal 4k-8k), so not tuned. The "flashio
+(tuned)" column of run 1 timed the analytic default (the reference's launch plan stayed in place; fixed
+since).
 
 Run 2 (prepared, not run) adds the persistent form that stores its output from registers
 (``output_from_registers``): Q handed back when a consumer's key loop ends, and the loader fetching the next
