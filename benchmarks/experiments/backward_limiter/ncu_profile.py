@@ -11,6 +11,8 @@ say where the time goes instead: SM and memory throughput (SpeedOfLight), the te
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py > ncu.log        # run 1
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --stats-in-shared
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward --forward-form persistent
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward --forward-form out-regs
 
 The child (``--child``) runs each point's pass once (compiling, and for the forward tuning it), then once
 between cudaProfilerStart/Stop; ncu profiles only the kernels of that pass in that window (flashio's
@@ -32,6 +34,9 @@ against cuDNN's 3.17; causal 1k 186 µs (Triton persistent) against 161, causal 
 between issues (7.5 / 7.3 cycles against cuDNN's 5.9 / 5.7) and keeps the SM 9-10 points less busy (44.5 /
 49.8% against 53.2 / 59.5%); the d=64 portable kernel is busier than cuDNN's (56.7 against 48.2%) and still
 slower (warp-level MMAs, not warpgroup ones).
+Since v0.13 the fused backward's first d=128 candidate is the shared-memory form, so ``--stats-in-shared``
+changes nothing; ``--forward-form persistent|out-regs`` (prepared, not run; the non-causal 1k point added to
+the forward points) compares the persistent Gluon forward with the form that stores its output from registers.
 """
 
 import argparse
@@ -40,13 +45,16 @@ import subprocess
 import sys
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024))
-FORWARD_POINTS = ((128, False, 16384), (128, True, 1024), (128, True, 2048), (64, True, 4096))
+FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096))
+# --forward-form: the persistent Gluon forward as tuned since v0.11, or with its output stored from registers
+# (prepared in v0.13), instead of flashio's tuned choice.
+FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True}}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
 
 
-def child(kernel_pass: str, stats_in_shared: bool) -> None:
+def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -56,6 +64,11 @@ def child(kernel_pass: str, stats_in_shared: bool) -> None:
     if stats_in_shared:
         configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
                                                                      stats_in_shared=True),)
+    if forward_form is not None:
+        os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
+        for d in (64, 128):
+            configs.FORWARD_GLUON_CANDIDATES[d] = (configs.TileConfig(
+                128, 128, 4, 3, "gluon", pipelined=True, persistent=True, **FORWARD_FORMS[forward_form]),)
     torch.manual_seed(0)
     for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
         batch, heads = 16384 // n, 2048 // d  # the issue's grid: 16k tokens, hidden 2048
@@ -92,10 +105,12 @@ def main() -> int:
     parser.add_argument("--pass", dest="kernel_pass", choices=("backward", "forward"), default="backward")
     parser.add_argument("--stats-in-shared", action="store_true",
                         help="backward: the fused kernel with LSE/D rows in shared memory")
+    parser.add_argument("--forward-form", choices=tuple(FORWARD_FORMS),
+                        help="forward: this form of the persistent Gluon forward instead of the tuned choice")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.kernel_pass, args.stats_in_shared)
+        child(args.kernel_pass, args.stats_in_shared, args.forward_form)
         return 0
     env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
     if args.kernel_pass == "backward":
@@ -103,7 +118,8 @@ def main() -> int:
     command = ["ncu", "--clock-control", "none", "--profile-from-start", "off", "-k", KERNELS[args.kernel_pass],
                *(argument for section in SECTIONS for argument in ("--section", section)),
                sys.executable, __file__, "--child", "--pass", args.kernel_pass,
-               *(["--stats-in-shared"] if args.stats_in_shared else [])]
+               *(["--stats-in-shared"] if args.stats_in_shared else []),
+               *(["--forward-form", args.forward_form] if args.forward_form else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode
 
