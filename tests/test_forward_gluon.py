@@ -94,3 +94,18 @@ def test_output_from_registers_is_an_option_of_the_persistent_gluon_forward_only
     with pytest.raises(ValueError, match="output_from_registers"):
         launchers.gluon_forward_constants(configs.TileConfig(128, 128, 4, 3, "gluon", output_from_registers=True),
                                           128)
+
+
+def test_an_output_buffer_of_its_own_is_an_option_of_the_persistent_gluon_forward_only():
+    persistent = configs.TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                    output_buffer=True)
+    assert launchers.gluon_forward_constants(persistent, 128)["OUTPUT_BUFFER"] is True
+    with pytest.raises(ValueError, match="output_buffer"):
+        launchers.gluon_forward_constants(configs.TileConfig(128, 128, 4, 2, "gluon", output_buffer=True), 128)
+
+
+def test_the_two_ways_of_handing_q_back_early_exclude_each_other():
+    both = configs.TileConfig(128, 128, 4, 2, "gluon", persistent=True, output_from_registers=True,
+                              output_buffer=True)
+    with pytest.raises(ValueError, match="exclude each other"):
+        launchers.gluon_forward_constants(both, 128)

@@ -246,7 +246,8 @@ def forced_paths() -> dict:
                 64: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
                 128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
-        # Prepared in v0.13, not yet run: the output stored from registers, Q handed back when the key loop ends.
+        # Prepared in v0.13, not yet run: the output stored from registers, or staged in a buffer of its own, so
+        # that Q is handed back when the key loop ends (d=256 has no room for the buffer: its tuned form there).
         "forward: Gluon, persistent, output from registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
             "FORWARD_GLUON_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
@@ -255,6 +256,12 @@ def forced_paths() -> dict:
                                  output_from_registers=True),),
                 256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                  output_from_registers=True),)}}),
+        "forward: Gluon, persistent, output buffer": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+            "FORWARD_GLUON_CANDIDATES": {
+                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_buffer=True),),
+                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                 output_buffer=True),),
+                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
         # Prepared in v0.13, not yet run: 64-key blocks in the persistent pipelined loop (d=64 and 128).
         "forward: Gluon, persistent, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
             "FORWARD_GLUON_CANDIDATES": {

@@ -57,7 +57,10 @@ class TileConfig:
     where the MMA warps read them when needed instead of holding them in registers across the score products;
     ``output_from_registers`` (persistent Gluon forward): the consumers store their output tile from registers
     instead of staging it through their Q buffer, so they hand Q back when their key loop ends and the loader
-    fetches the next tile's first K/V blocks, then its Q, while they finish the tile.
+    fetches the next tile's first K/V blocks, then its Q, while they finish the tile; ``output_buffer``
+    (persistent Gluon forward): the same hand-back with the output tile staged in a shared buffer of its own
+    and stored by TMA, the store waited for at the next tile's epilogue (32 KB more shared memory at d=128:
+    two K/V slots, so with ``split_kv``).
     """
 
     block_m: int
@@ -78,6 +81,7 @@ class TileConfig:
     pingpong: bool = False
     stats_in_shared: bool = False
     output_from_registers: bool = False
+    output_buffer: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -54,12 +54,16 @@ GLUON_FORWARD_CONSUMER_REGISTERS = 240
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
     configuration: ``block_m`` rows split between its two consumer warpgroups."""
-    if config.output_from_registers and not config.persistent:
-        raise ValueError(f"output_from_registers is an option of the persistent Gluon forward; got {config}")
+    for option in ("output_from_registers", "output_buffer"):
+        if getattr(config, option) and not config.persistent:
+            raise ValueError(f"{option} is an option of the persistent Gluon forward; got {config}")
+    if config.output_from_registers and config.output_buffer:
+        raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
     return dict(ROWS=config.block_m // 2, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
                 CONSUMER_REGS=GLUON_FORWARD_CONSUMER_REGISTERS, LOADER_REGS=FUSED_WORKER_REGISTERS,
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong,
-                **({"OUTPUT_FROM_REGISTERS": True} if config.output_from_registers else {}))
+                **({"OUTPUT_FROM_REGISTERS": True} if config.output_from_registers else {}),
+                **({"OUTPUT_BUFFER": True} if config.output_buffer else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

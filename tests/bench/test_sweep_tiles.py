@@ -63,3 +63,9 @@ def test_gluon_forward_tiles_storing_their_output_from_registers_say_so():
     assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
                                       output_from_registers=True), "forward") == \
         "gluon 128x128 w4 s3 persistent pipelined out-regs"
+
+
+def test_gluon_forward_tiles_with_an_output_buffer_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                      output_buffer=True), "forward") == \
+        "gluon 128x128 w4 s2 persistent pipelined split-kv out-smem"

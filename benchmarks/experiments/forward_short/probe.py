@@ -30,7 +30,10 @@ Run 2 (prepared, not run) adds the persistent form that stores its output from r
 tile's first K/V block before its Q, so a tile no longer starts by waiting for a Q load issued only after the
 previous output store. Compiled for sm_90a on the CPU: same stack as the TMA-store form (0 B non-causal, 40 B
 causal at d=128), 64 4-byte global stores per thread per tile at d=128. Prediction: d=128 non-causal 1k
-524 -> 550-575 TFLOP/s, causal 1k +3-6%, within 2% at N >= 4k; at d=64 similar in proportion.
+524 -> 550-575 TFLOP/s, causal 1k +3-6%, within 2% at N >= 4k; at d=64 similar in proportion. Beside it the
+form that stages its output in a shared buffer of its own (``output_buffer``; TMA store waited for a tile
+later; two K/V slots with separate K and V barriers to make room at d=128): the same prediction, without the
+risk of the 4-byte stores.
 It also adds the persistent form with 64-key blocks (four K/V slots, 82 KB of shared memory at d=64; no
 stack non-causal, 8 B causal): half the diagonal block's masked work at causal N <= 2k (at 1k, 11% of the
 products -> 6%) for twice the per-block softmax bookkeeping. Prediction: d=64 causal 1k-2k within +-5% of the
@@ -62,6 +65,7 @@ FORMS = {
     "Gluon persistent ping-pong": gluon(persistent=True, pingpong=True),
     "Gluon persistent split K/V": gluon(persistent=True, split_kv=True, stages=2),
     "Gluon persistent, output from registers": gluon(persistent=True, output_from_registers=True),
+    "Gluon persistent, output buffer": gluon(persistent=True, split_kv=True, stages=2, output_buffer=True),
     "Gluon persistent, 64-key blocks": gluon(persistent=True, block_n=64, stages=4),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),

@@ -173,6 +173,8 @@ def surveyed():
                          (128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
                                           output_from_registers=True)),
                          (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
+                         (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                          output_buffer=True)),
                          (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
     gluon_forward_tiles = [(d, config) for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
                            for config in candidates]
@@ -182,7 +184,7 @@ def surveyed():
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
         form = (" persistent" if config.persistent else "") + (" pipelined" if config.pipelined else "") + \
             (" split-kv" if config.split_kv else "") + (" pingpong" if config.pingpong else "") + \
-            (" out-regs" if config.output_from_registers else "")
+            (" out-regs" if config.output_from_registers else "") + (" out-smem" if config.output_buffer else "")
         rows.append((f"forward gluon{form} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),

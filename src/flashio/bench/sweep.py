@@ -97,8 +97,8 @@ def describe_choice(choice, kernel: str = "") -> str:
     for a tile configuration (a Gluon backward tile adds its dQ chunks x buffers, ' ws' when
     warp-specialised, ' split' with its roles on two warpgroups, ' kv-regs' with K/V in registers and
     ' stats-smem' with its LSE/D rows in shared memory:
-    'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong', ' out-regs'), else
-    the value."""
+    'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong', ' out-regs',
+    ' out-smem'), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -108,7 +108,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" kv-regs" if choice.kv_in_registers else "") + (" stats-smem" if choice.stats_in_shared else "") + \
         (" pipelined" if choice.pipelined else "") + \
         (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "") + \
-        (" out-regs" if choice.output_from_registers else "")
+        (" out-regs" if choice.output_from_registers else "") + (" out-smem" if choice.output_buffer else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

@@ -332,13 +332,14 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                    PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr,
-                   OUTPUT_FROM_REGISTERS: gl.constexpr = False):
+                   OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
     program's ``tile_iter``-th tile; with PINGPONG (pipelined loop only) ``turn_it`` turns taken so far.
-    The output tile is staged through the Q buffer and stored by TMA, or with OUTPUT_FROM_REGISTERS
-    (persistent kernel) stored from registers, the Q buffer handed back as soon as the key loop ends.
+    The output tile is staged through the Q buffer and stored by TMA; or (persistent kernel) with
+    OUTPUT_FROM_REGISTERS stored from registers, with OUTPUT_BUFFER staged in ``o_smem`` and stored by TMA
+    (waited for at the next tile's epilogue), the Q buffer handed back as soon as the key loop ends.
     Returns (ring position, turns taken) after the tile."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -375,7 +376,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
                                       HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
-    if OUTPUT_FROM_REGISTERS:
+    if OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER:
         gl.static_assert(PERSISTENT, "only the persistent kernel hands its Q buffer back")
         gl.thread_barrier()  # every warp's score products have read Q: the next tile's may land
         mbarrier.arrive(q_empty.index(HALF))
@@ -400,6 +401,16 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
         gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
                  out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
+    elif OUTPUT_BUFFER:
+        o_buf = o_smem.index(HALF)
+        tma.store_wait(0)  # the previous tile's store (one thread's) has read o_buf and its descriptor
+        gl.thread_barrier()
+        o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
+                                  gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
+        o_buf.store(out.to(O.dtype.element_ty))
+        fence_async_shared()
+        gl.thread_barrier()
+        tma.async_copy_shared_to_global(o_desc, [first, 0], o_buf)  # waited for at the next tile, or the end
     else:
         q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
         fence_async_shared()
@@ -496,7 +507,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                          SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
-                         OUTPUT_FROM_REGISTERS: gl.constexpr):
+                         OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem):
     """One consumer's half of every tile of this program."""
     num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
     it = num_blocks * 0
@@ -511,17 +522,22 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS)
+                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
+                                         OUTPUT_BUFFER, o_smem)
             tile_iter += 1
+    if OUTPUT_BUFFER:
+        tma.store_wait(0)  # the last output store has read its buffer before the program ends
 
 
 @gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-                    SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr):
+                    SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
+                    OUTPUT_BUFFER: gl.constexpr = False):
     """A program's shared memory, barriers initialised: (Q's two halves, the K and V rings, q_ready,
     q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
     (with SPLIT_KV, V's barriers after K's), turn (PINGPONG: consumer h may issue its products; else
-    q_ready, unused))."""
+    q_ready, unused), the output tiles' two halves (OUTPUT_BUFFER; else Q's buffer, which then stages
+    them))."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
@@ -549,7 +565,11 @@ def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.c
             mbarrier.init(turn.index(half), count=1)
     else:
         turn = q_ready
-    return q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn
+    if OUTPUT_BUFFER:
+        o_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+    else:
+        o_smem = q_smem
+    return q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem
 
 
 @gluon.jit
@@ -575,7 +595,7 @@ def attention_forward_gluon_kernel(
     kv_head = head // kv_group_size
     start_m = block * 2 * ROWS
     end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL)
-    q_smem, k_smem, v_smem, q_ready, _, kv_ready, kv_empty, turn = _shared_buffers(
+    q_smem, k_smem, v_smem, q_ready, _, kv_ready, kv_empty, turn, _ = _shared_buffers(
         Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, False)
 
     gl.warp_specialize([
@@ -608,7 +628,7 @@ def attention_forward_gluon_persistent_kernel(
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
-    OUTPUT_FROM_REGISTERS: gl.constexpr = False,
+    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of 2 * ROWS query rows of one
@@ -616,23 +636,23 @@ def attention_forward_gluon_persistent_kernel(
     loader fetches a tile's Q and first K/V blocks while the consumers still work on the previous one, and
     a tile's output store overlaps the next tile. Q buffers are handed back through ``q_empty`` once their
     output tile has been stored."""
-    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn = _shared_buffers(
-        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True)
+    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER)
 
     gl.warp_specialize([
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG, OUTPUT_FROM_REGISTERS)),
+                                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem)),
         (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                 seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                 1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG, OUTPUT_FROM_REGISTERS)),
+                                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem)),
         (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV,
-                              OUTPUT_FROM_REGISTERS)),  # Q handed back early: the first K/V block goes first
+                              OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER)),  # Q back early: a K/V block goes first
     ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
