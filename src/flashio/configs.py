@@ -167,7 +167,7 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # LSE/D rows in shared memory (``stats_in_shared``; v0.13 probe, bf16, whole backward, same process,
 # results/2026-11-30_h200_v0.13_probes/probe_stats.txt): the register forms spill the D rows across the
 # products at d=128 (88 B of stack); without that, d=128 +12-20% non-causal (16k 487 -> 556 TFLOP/s, 2k
-# 405 -> 484; cuDNN 565 / 524) and +5-11% causal, d=64 +3-12% (no spills there: the rows' registers freed for
+# 405 -> 484; cuDNN 565 / 524) and +5-11% causal, d=64 +6-13% (no spills there: the rows' registers freed for
 # the products' pipelining), so every specialised candidate takes it.
 FUSED_TUNED_BUCKETS = (64, 128, 256)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {

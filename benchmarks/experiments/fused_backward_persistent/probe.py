@@ -27,7 +27,7 @@ the LSE/D rows in shared memory (``stats_in_shared``), which compiles without sp
 register form: 88 B of stack at d=128 non-causal). Prediction: d=128 non-causal +8-15% (16k 486 -> ~530, 1k
 358 -> ~390), causal +2-5% (its stalls are at barriers, not spills), d=64 within 3% (it did not spill).
 Outcome: d=128 non-causal +12-20% (1k 358 -> 401, 2k 405 -> 484, 16k 487 -> 556; cuDNN 447 / 524 / 565), causal
-+5-11% (1k 257 -> 273, 4k 400 -> 443, 16k 495 -> 519) — above the prediction; d=64 +6-12% non-causal, +6-10%
++5-11% (1k 257 -> 273, 4k 400 -> 443, 16k 495 -> 519) — above the prediction; d=64 +11-13% non-causal, +6-9%
 causal, where the prediction (within 3%) was wrong: the rows' registers, freed, went to the products'
 pipelining even where nothing spilled. Correct everywhere (max difference to the deterministic backward as
 the register form's; forced check path 10 of 10 PASS). The form replaced the register forms in the tuning.
