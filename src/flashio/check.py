@@ -20,7 +20,7 @@ import json
 import math
 import os
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Optional
 
 import torch
@@ -196,7 +196,20 @@ def forced_paths() -> dict:
     """name -> (environment variables, {candidate-list name in flashio.configs: replacement}) per path."""
     from flashio.configs import TileConfig
 
+    def gluon_forward(d64: TileConfig, d128: TileConfig, d256: TileConfig) -> tuple:
+        return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (d64,), 128: (d128,),
+                                                                               256: (d256,)}}
+
+    def fused_backward(d64: TileConfig, d128: TileConfig, d256: Optional[TileConfig] = None) -> tuple:
+        return {"FLASHIO_BACKWARD_PATH": "gluon"}, {"BACKWARD_FUSED_CANDIDATES": {
+            64: (d64,), 128: (d128,), 256: (d256,) if d256 is not None else split_d256}}
+
     split_d256 = (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True),)
+    pipelined = TileConfig(128, 128, 4, 3, "gluon", pipelined=True)  # d=64 and d=128
+    pipelined_d256 = TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True)
+    persistent, persistent_d256 = replace(pipelined, persistent=True), replace(pipelined_d256, persistent=True)
+    specialised = TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)  # the fused backward, d=128
+    specialised_d64 = replace(specialised, kv_in_registers=True)
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
@@ -210,64 +223,41 @@ def forced_paths() -> dict:
             256: (TileConfig(64, 64, 4, 2),)}}),
         "forward: Gluon (d=64, 128, 256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {}),
         # The plain loop (not tuned at d=64 and d=128; at d=256 tuned but not the first tile).
-        "forward: Gluon, other loops": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-            64: (TileConfig(128, 128, 4, 3, "gluon"),),
-            128: (TileConfig(128, 128, 4, 3, "gluon"),),
-            256: (TileConfig(128, 64, 4, 2, "gluon"),)}}),
+        "forward: Gluon, other loops": gluon_forward(TileConfig(128, 128, 4, 3, "gluon"),
+                                                     TileConfig(128, 128, 4, 3, "gluon"),
+                                                     TileConfig(128, 64, 4, 2, "gluon")),
         # The persistent Gluon forward (v0.11: first run correct; the pipelined d=128 form is tuned, the plain
         # d=256 form here is not).
-        "forward: Gluon, persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-            64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),),
-            128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),),
-            256: (TileConfig(128, 64, 4, 2, "gluon", persistent=True),)}}),
+        "forward: Gluon, persistent": gluon_forward(persistent, persistent,
+                                                    TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
         # Separate K and V barriers, so that the pipelined loop runs with two slots (tuned since v0.11).
-        "forward: Gluon, pipelined, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),),
-                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),)}}),
+        "forward: Gluon, pipelined, separate K/V slots": gluon_forward(
+            replace(pipelined, num_stages=2, split_kv=True), replace(pipelined, num_stages=2, split_kv=True),
+            pipelined_d256),
         # The consumers taking turns to issue their products (tuned at d=128 since v0.11; the d=64 and d=256
         # forms here are not).
-        "forward: Gluon, pipelined, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),
-                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True),)}}),
+        "forward: Gluon, pipelined, ping-pong": gluon_forward(
+            replace(pipelined, pingpong=True), replace(pipelined, pingpong=True),
+            replace(pipelined_d256, pingpong=True)),
         # The persistent grid with the ping-pong and separate-K/V loops (v0.13: first run with causal tiles
         # in pairs of query blocks).
-        "forward: Gluon, persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, pingpong=True),),
-                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, pingpong=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
-                                 pingpong=True),)}}),
-        "forward: Gluon, persistent, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
-                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, split_kv=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
+        "forward: Gluon, persistent, ping-pong": gluon_forward(
+            replace(persistent, pingpong=True), replace(persistent, pingpong=True),
+            replace(persistent_d256, pingpong=True)),
+        "forward: Gluon, persistent, separate K/V slots": gluon_forward(
+            replace(persistent, num_stages=2, split_kv=True), replace(persistent, num_stages=2, split_kv=True),
+            persistent_d256),
         # Prepared in v0.13, not yet run: the output stored from registers, or staged in a buffer of its own, so
         # that Q is handed back when the key loop ends (d=256 has no room for the buffer: its tuned form there).
-        "forward: Gluon, persistent, output from registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
-                                output_from_registers=True),),
-                128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
-                                 output_from_registers=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
-                                 output_from_registers=True),)}}),
-        "forward: Gluon, persistent, output buffer": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_buffer=True),),
-                128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
-                                 output_buffer=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
+        "forward: Gluon, persistent, output from registers": gluon_forward(
+            replace(persistent, output_from_registers=True), replace(persistent, output_from_registers=True),
+            replace(persistent_d256, output_from_registers=True)),
+        "forward: Gluon, persistent, output buffer": gluon_forward(
+            replace(persistent, output_buffer=True),
+            replace(persistent, num_stages=2, split_kv=True, output_buffer=True), persistent_d256),
         # Prepared in v0.13, not yet run: 64-key blocks in the persistent pipelined loop (d=64 and 128).
-        "forward: Gluon, persistent, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-            "FORWARD_GLUON_CANDIDATES": {
-                64: (TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True),),
-                128: (TileConfig(128, 64, 4, 3, "gluon", pipelined=True, persistent=True),),
-                256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
+        "forward: Gluon, persistent, 64-key blocks": gluon_forward(
+            replace(persistent, block_n=64, num_stages=4), replace(persistent, block_n=64), persistent_d256),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {
@@ -277,41 +267,24 @@ def forced_paths() -> dict:
         "backward: warp-specialised, other dQ tiles": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DQ_WS_CANDIDATES": {
             64: (TileConfig(128, 128, 4, 2, "ws"),), 128: (TileConfig(128, 64, 4, 2, "ws"),)}}),
         "backward: fused five-product (Gluon)": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {}),
-        "backward: fused five-product (Gluon), other tiles": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {64: (TileConfig(64, 128, 8, 2, "gluon"),),
-                                          128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),),
-                                          256: (TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8,
-                                                           warp_specialised=True, split_roles=True),)}}),
+        "backward: fused five-product (Gluon), other tiles": fused_backward(
+            TileConfig(64, 128, 8, 2, "gluon"), TileConfig(64, 128, 8, 2, "gluon", dq_chunks=2),
+            TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, warp_specialised=True, split_roles=True)),
         # K/V in registers: at d=64 only (it spills at d=128; there and at d=256 these paths run the tuned tiles).
-        "backward: fused five-product (Gluon), K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {
-                64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),), 256: split_d256}}),
-        "backward: fused five-product (Gluon), specialised, K/V in registers": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {
-                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True),), 256: split_d256}}),
+        "backward: fused five-product (Gluon), K/V in registers": fused_backward(
+            TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True), specialised),
+        "backward: fused five-product (Gluon), specialised, K/V in registers": fused_backward(
+            specialised_d64, specialised),
         # The persistent specialised form (one program per multiprocessor, pairs of key blocks per unit).
-        "backward: fused five-product (Gluon), persistent": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {
-                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
-                                persistent=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True),),
-                256: split_d256}}),
-        # LSE and D rows through shared memory (v0.12: no register spills in the specialised kernels).
-        "backward: fused five-product (Gluon), LSE/D in shared memory": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {
-                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
-                                stats_in_shared=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True),),
-                256: split_d256}}),
-        "backward: fused five-product (Gluon), persistent, LSE/D in shared memory": ({"FLASHIO_BACKWARD_PATH": "gluon"}, {
-            "BACKWARD_FUSED_CANDIDATES": {
-                64: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True,
-                                persistent=True, stats_in_shared=True),),
-                128: (TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
-                                 stats_in_shared=True),),
-                256: split_d256}}),
+        "backward: fused five-product (Gluon), persistent": fused_backward(
+            replace(specialised_d64, persistent=True), replace(specialised, persistent=True)),
+        # LSE and D rows through shared memory (v0.12: no register spills in the specialised kernels; tuned
+        # since v0.13).
+        "backward: fused five-product (Gluon), LSE/D in shared memory": fused_backward(
+            replace(specialised_d64, stats_in_shared=True), replace(specialised, stats_in_shared=True)),
+        "backward: fused five-product (Gluon), persistent, LSE/D in shared memory": fused_backward(
+            replace(specialised_d64, persistent=True, stats_in_shared=True),
+            replace(specialised, persistent=True, stats_in_shared=True)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

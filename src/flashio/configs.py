@@ -444,15 +444,16 @@ CLOSE_CALL = 0.03
 REMATCH_ROUNDS = 2
 
 
-def _rematch(indices: list, candidates: Sequence, time_config: Callable, times: list) -> int:
-    """Index of the faster of two close candidates: each timed ``REMATCH_ROUNDS`` more times, alternately
-    (so that a drift of the clocks or of the GPU's temperature falls on both), compared by median."""
+def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_config: Callable) -> int:
+    """Index of the faster of close candidates ((first time, index) pairs, fastest first): each timed
+    ``REMATCH_ROUNDS`` more times, alternately (so that a drift of the clocks or of the GPU's temperature falls
+    on all of them), compared by median; a tie keeps the first timing's order."""
+    times = {index: [time] for time, index in leaders}
     for _ in range(REMATCH_ROUNDS):
-        for k, index in enumerate(indices):
-            times[k].append(time_config(candidates[index]))
-    _COUNTERS["measurements"] += REMATCH_ROUNDS * len(indices)
-    medians = [statistics.median(t) for t in times]
-    return indices[0] if medians[0] <= medians[1] else indices[1]
+        for index, timed in times.items():
+            timed.append(time_config(candidates[index]))
+    _COUNTERS["measurements"] += REMATCH_ROUNDS * len(times)
+    return min(times, key=lambda index: statistics.median(times[index]))
 
 
 def choose_config(
@@ -481,8 +482,7 @@ def choose_config(
             if best_time == float("inf"):
                 raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
             if len(timings) > 1 and timings[1][0] <= best_time * (1 + CLOSE_CALL):
-                best_index = _rematch([index for _, index in timings[:2]], candidates, time_config,
-                                      [[time] for time, _ in timings[:2]])
+                best_index = _rematch(timings[:2], candidates, time_config)
             chosen = candidates[best_index]
             _remember(key, chosen)
     _CHOICES[key] = chosen
