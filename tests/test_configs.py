@@ -132,14 +132,27 @@ def _timings_in_turn(record, sequences):
     return time_config
 
 
-def test_two_candidates_within_three_percent_are_timed_again_alternately_and_compared_by_median(monkeypatch):
+def test_candidates_within_the_close_call_margin_are_timed_again_alternately_and_compared_by_median(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()
     timed = []
-    # "a" wins the first timing by 1%, "b" the two re-timings by 5%: the medians (1.00 vs 0.95) pick "b".
-    timer = _timings_in_turn(timed, {"a": [0.99, 1.00, 1.00], "b": [1.00, 0.95, 0.95], "c": [2.0]})
+    # "a" wins the first timing by 5% (inside the 8% margin), "b" the two re-timings by 5%: the medians
+    # (1.00 vs 0.95) pick "b"; "c", twice as slow, is not timed again.
+    timer = _timings_in_turn(timed, {"a": [0.95, 1.00, 1.00], "b": [1.00, 0.95, 0.95], "c": [2.0]})
     assert configs.choose_config(("close-call",), ("a", "b", "c"), timer) == "b"
     assert timed == ["a", "b", "c", "a", "b", "a", "b"]
+    configs.clear_choices()
+
+
+def test_at_most_three_close_candidates_are_timed_again(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    timed = []
+    # Four candidates within 3% of each other: the three fastest first timings are re-timed, "d" is not.
+    timer = _timings_in_turn(timed, {"a": [1.00, 1.00, 1.00], "b": [1.01, 0.90, 0.90], "c": [1.02, 1.0, 1.0],
+                                     "d": [1.03]})
+    assert configs.choose_config(("four-close",), ("a", "b", "c", "d"), timer) == "b"
+    assert timed == ["a", "b", "c", "d"] + ["a", "b", "c"] * configs.REMATCH_ROUNDS
     configs.clear_choices()
 
 
@@ -147,7 +160,18 @@ def test_a_clear_winner_is_not_timed_again(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()
     timed = []
-    timer = _timings_in_turn(timed, {"a": [1.00], "b": [1.04]})  # 4% apart: past the close-call margin
+    timer = _timings_in_turn(timed, {"a": [1.00], "b": [1.10]})  # 10% apart: past the close-call margin
     assert configs.choose_config(("clear-win",), ("a", "b"), timer) == "a"
     assert timed == ["a", "b"]
     configs.clear_choices()
+
+
+def test_the_timings_behind_a_choice_are_kept_until_the_choices_are_cleared(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    configs.clear_choices()
+    timer = _timings_in_turn([], {"a": [0.95, 1.00, 1.00], "b": [1.00, 0.95, 0.95], "c": [2.0]})
+    configs.choose_config(("kept",), ("a", "b", "c"), timer)
+    assert configs.tuning_timings(("kept",)) == (("a", (0.95, 1.00, 1.00)), ("b", (1.00, 0.95, 0.95)), ("c", (2.0,)))
+    configs.clear_choices()
+    assert configs.tuning_timings(("kept",)) == ()

@@ -69,3 +69,25 @@ def test_gluon_forward_tiles_with_an_output_buffer_say_so():
     assert describe_choice(TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                       output_buffer=True), "forward") == \
         "gluon 128x128 w4 s2 persistent pipelined split-kv out-smem"
+
+
+def test_the_tuners_timings_are_described_fastest_median_first(monkeypatch):
+    from flashio import configs
+    from flashio.bench.sweep import describe_timings
+
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    configs.clear_choices()
+    slow, fast = TileConfig(64, 64, 4, 3), TileConfig(128, 128, 4, 3, "gluon", pipelined=True)
+    timings = {slow: [1.0, 1.0, 1.0], fast: [1.02, 0.9, 0.9]}  # within the close-call margin: timed again
+    key = ("forward", "test")
+    configs.choose_config(key, (slow, fast), lambda config: timings[config].pop(0))
+    assert describe_timings(key) == ("forward: gluon 128x128 w4 s3 pipelined 1.0200/0.9000/0.9000 ms, "
+                                     "pointer 64x64 w4 s3 1.0000/1.0000/1.0000 ms")
+    configs.clear_choices()
+
+
+def test_a_choice_not_timed_in_this_process_has_no_timings_to_describe():
+    from flashio.bench.sweep import describe_timings
+
+    assert describe_timings(("forward", "never chosen")) == ""

@@ -25,7 +25,7 @@ separate-K/V persistent forms: correct (forced check paths, 30 of 30 PASS with t
 (tuned)" column of run 1 timed the analytic default (the reference's launch plan stayed in place; fixed
 since).
 
-Run 2 (prepared, not run) adds the persistent form that stores its output from registers
+Run 2 (v0.14, H200; results/2026-11-30_h200_v0.14_probes/probe_fwd_short_run2.txt) adds the persistent form that stores its output from registers
 (``output_from_registers``): Q handed back when a consumer's key loop ends, and the loader fetching the next
 tile's first K/V block before its Q, so a tile no longer starts by waiting for a Q load issued only after the
 previous output store. Compiled for sm_90a on the CPU: same stack as the TMA-store form (0 B non-causal, 40 B
@@ -38,6 +38,16 @@ It also adds the persistent form with 64-key blocks (four K/V slots, 82 KB of sh
 stack non-causal, 8 B causal): half the diagonal block's masked work at causal N <= 2k (at 1k, 11% of the
 products -> 6%) for twice the per-block softmax bookkeeping. Prediction: d=64 causal 1k-2k within +-5% of the
 128-key form (218 / 314 in run 1), slower at N >= 4k and at d=128.
+Outcome of run 2 (TFLOP/s, form that stages its output through Q -> output from registers): d=128 non-causal
+1k 507 -> 531 (+5%, the low end of the prediction), non-causal 2k 554 -> 536, causal 1k 343 -> 347, 2k
+469 -> 440, 4k 532 -> 533, 8k 541 -> 576 (the "within 2% at N >= 4k" was wrong both ways); d=64 better at every
+point, +2-10% (non-causal 1k 359 -> 381, causal 1k 221 -> 243, 2k 314 -> 338, 8k 416 -> 448). So it replaced
+the persistent form at d=64 and joined the d=128 candidates beside it. The output-buffer form: level with the
+plain one (d=64 causal 2k 315, d=128 non-causal 1k 508): the hand-back gains, the third K/V slot it gives up
+costs about as much. 64-key blocks: d=64 causal 1k 239 (+8% over the 128-key form, prediction +-5%), 2k 307
+(-2%), 4k-8k 9-11% slower; d=128 causal 1k 366, the fastest Gluon form there, still below the Triton
+persistent kernel (371) and the tuned choice (369); not tuned. Every form correct: forced check paths 30 of
+30 PASS (check.txt), max |O difference| to the analytic default <= 0.0078.
 """
 
 import os

@@ -172,6 +172,8 @@ def surveyed():
                          (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
                          (128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
                                           output_from_registers=True)),
+                         # d=64's persistent form staging its output through Q (tuned until v0.13).
+                         (64, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)),
                          (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
                          (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                           output_buffer=True)),

@@ -14,6 +14,7 @@ of the batch and its first four heads (the fp32 reference materialises N×N).
 from __future__ import annotations
 
 import math
+import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -87,6 +88,7 @@ class BenchResult:
     dram_read_bytes: Optional[float] = None
     dram_write_bytes: Optional[float] = None
     tiles: str = ""  # flashio: the tuned choices its first call at this point made ("kernel=choice; ...")
+    tuning: str = ""  # flashio: the tuner's timings behind those choices (see describe_timings)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -110,6 +112,18 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "") + \
         (" out-regs" if choice.output_from_registers else "") + (" out-smem" if choice.output_buffer else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
+
+
+def describe_timings(key) -> str:
+    """The tuner's timings behind the choice for ``key`` (configs.tuning_timings), fastest median first:
+    'forward: gluon 128x128 w4 s3 persistent pipelined 0.677/0.680/0.679 ms, pointer 64x64 w4 s3 0.720 ms,
+    ...'; empty when the choice was not timed in this process."""
+    timings = configs.tuning_timings(key)
+    if not timings:
+        return ""
+    ranked = sorted(timings, key=lambda entry: statistics.median(entry[1]))
+    cells = [f"{describe_choice(option, key[0])} {'/'.join(f'{ms:.4f}' for ms in times)} ms" for option, times in ranked]
+    return f"{key[0]}: " + ", ".join(cells)
 
 
 def _make_inputs(point: BenchPoint, device: str, seed: int = 0) -> Inputs:
@@ -256,9 +270,9 @@ def run_sweep(
                 measure = _measure if device == "cuda" else _measure_on_cpu
                 known = set(configs.cached_choices())
                 measured[name] = measure(name, inputs, point, modes)
-                measured[name]["tiles"] = "; ".join(
-                    f"{key[0]}={describe_choice(choice, key[0])}" for key, choice in configs.cached_choices().items()
-                    if key not in known)
+                new = [(key, choice) for key, choice in configs.cached_choices().items() if key not in known]
+                measured[name]["tiles"] = "; ".join(f"{key[0]}={describe_choice(choice, key[0])}" for key, choice in new)
+                measured[name]["tuning"] = " | ".join(filter(None, (describe_timings(key) for key, _ in new)))
             except torch.cuda.OutOfMemoryError:
                 reasons[name] = ("failed", "out of GPU memory")
             except Exception as exc:  # recorded, not fatal: the other systems still run
@@ -281,6 +295,7 @@ def run_sweep(
                     row.extra_memory_gb = m["memory"].get(mode, math.nan)
                     row.max_abs_error = m["error"]
                     row.tiles = m.get("tiles", "")
+                    row.tuning = m.get("tuning", "")
                     standard = measured.get("standard")
                     if standard is not None and mode in standard["times"]:
                         row.speedup_vs_standard = standard["times"][mode] / row.time_ms
