@@ -5,6 +5,8 @@ it (plain or persistent) where it cannot run falls back to the Triton kernels wi
 checked on the H200 by ``python -m flashio.check`` (the default cases at d=64, 128 and 256, where it joins the
 tuned choice, and the forced path ``forward: Gluon (d=64, 128, 256)``)."""
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -109,3 +111,28 @@ def test_the_two_ways_of_handing_q_back_early_exclude_each_other():
                               output_buffer=True)
     with pytest.raises(ValueError, match="exclude each other"):
         launchers.gluon_forward_constants(both, 128)
+
+
+def test_a_192_row_tile_runs_three_64_row_consumer_warpgroups_with_fewer_registers_each():
+    # 3 x 128 threads x 160 registers + the loader's 32 x 24 fit the 65536 of a multiprocessor; 240 would not.
+    three = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True)
+    constants = launchers.gluon_forward_constants(three, 64)
+    assert constants["CONSUMERS"] == 3 and constants["ROWS"] == 64
+    assert 3 * 128 * constants["CONSUMER_REGS"] + 32 * constants["LOADER_REGS"] <= 65536
+    two = launchers.gluon_forward_constants(replace(three, block_m=128), 64)
+    assert "CONSUMERS" not in two and two["ROWS"] == 64  # the two-consumer forms are compiled as before
+
+
+@pytest.mark.parametrize("option", [dict(persistent=False), dict(pingpong=True)], ids=["one-tile", "ping-pong"])
+def test_three_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_ping_pong(option):
+    config = replace(configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True), **option)
+    with pytest.raises(ValueError, match="three consumer warpgroups"):
+        launchers.gluon_forward_constants(config, 64)
+
+
+def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeypatch):
+    # 1000 query rows: 6 blocks of 192 (the last one partial), 3 causal pairs per head.
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    problem = launchers.describe(torch.empty(2, 32, 1000, 64), torch.empty(2, 32, 1000, 64), "bhnd", None)
+    config = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == ((132,), (32, 3 * 32 * 2))

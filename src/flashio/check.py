@@ -247,17 +247,23 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, separate K/V slots": gluon_forward(
             replace(persistent, num_stages=2, split_kv=True), replace(persistent, num_stages=2, split_kv=True),
             persistent_d256),
-        # Prepared in v0.13, not yet run: the output stored from registers, or staged in a buffer of its own, so
-        # that Q is handed back when the key loop ends (d=256 has no room for the buffer: its tuned form there).
+        # The output stored from registers, or staged in a buffer of its own, so that Q is handed back when the
+        # key loop ends (v0.14: first run correct; from registers tuned at d=64 and d=128; d=256 has no room
+        # for the buffer: its tuned form there).
         "forward: Gluon, persistent, output from registers": gluon_forward(
             replace(persistent, output_from_registers=True), replace(persistent, output_from_registers=True),
             replace(persistent_d256, output_from_registers=True)),
         "forward: Gluon, persistent, output buffer": gluon_forward(
             replace(persistent, output_buffer=True),
             replace(persistent, num_stages=2, split_kv=True, output_buffer=True), persistent_d256),
-        # Prepared in v0.13, not yet run: 64-key blocks in the persistent pipelined loop (d=64 and 128).
+        # 64-key blocks in the persistent pipelined loop (d=64 and 128; v0.14: first run correct, not tuned).
         "forward: Gluon, persistent, 64-key blocks": gluon_forward(
             replace(persistent, block_n=64, num_stages=4), replace(persistent, block_n=64), persistent_d256),
+        # Prepared in v0.14, not yet run: three consumer warpgroups of 64 rows (a 192-row tile) at d=64; d=128
+        # and d=256 keep their tuned persistent forms (a third warpgroup's registers do not fit there).
+        "forward: Gluon, persistent, three consumers": gluon_forward(
+            replace(persistent, block_m=192, output_from_registers=True),
+            replace(persistent, output_from_registers=True), persistent_d256),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -47,23 +47,32 @@ GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.star
 # Registers per thread of the warp-specialised fused backward's one-warp TMA loader and dQ reducer (they hold
 # a few indices and barrier phases); the MMA warps get the rest of the register file (setmaxnreg).
 FUSED_WORKER_REGISTERS = 24
-# The Gluon forward's two consumer warpgroups: 2 x 128 x 240 + 32 x 24 registers per program.
+# The Gluon forward's two consumer warpgroups: 2 x 128 x 240 + 32 x 24 registers per program; with three
+# (block_m = 192, FlashAttention-3's d=64 tile) 3 x 128 x 160 + 32 x 24.
 GLUON_FORWARD_CONSUMER_REGISTERS = 240
+GLUON_FORWARD_THREE_CONSUMER_REGISTERS = 160
 
 
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
-    configuration: ``block_m`` rows split between its two consumer warpgroups."""
+    configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192
+    (persistent kernel only, no ping-pong) between three of 64 rows each."""
     for option in ("output_from_registers", "output_buffer"):
         if getattr(config, option) and not config.persistent:
             raise ValueError(f"{option} is an option of the persistent Gluon forward; got {config}")
     if config.output_from_registers and config.output_buffer:
         raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
-    return dict(ROWS=config.block_m // 2, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
-                CONSUMER_REGS=GLUON_FORWARD_CONSUMER_REGISTERS, LOADER_REGS=FUSED_WORKER_REGISTERS,
+    consumers = 3 if config.block_m == 192 else 2
+    if consumers == 3 and (not config.persistent or config.pingpong):
+        raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
+                         f"without ping-pong; got {config}")
+    registers = GLUON_FORWARD_THREE_CONSUMER_REGISTERS if consumers == 3 else GLUON_FORWARD_CONSUMER_REGISTERS
+    return dict(ROWS=config.block_m // consumers, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
+                NUM_STAGES=config.num_stages, CONSUMER_REGS=registers, LOADER_REGS=FUSED_WORKER_REGISTERS,
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong,
                 **({"OUTPUT_FROM_REGISTERS": True} if config.output_from_registers else {}),
-                **({"OUTPUT_BUFFER": True} if config.output_buffer else {}))
+                **({"OUTPUT_BUFFER": True} if config.output_buffer else {}),
+                **({"CONSUMERS": 3} if consumers == 3 else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

@@ -48,8 +48,23 @@ costs about as much. 64-key blocks: d=64 causal 1k 239 (+8% over the 128-key for
 (-2%), 4k-8k 9-11% slower; d=128 causal 1k 366, the fastest Gluon form there, still below the Triton
 persistent kernel (371) and the tuned choice (369); not tuned. Every form correct: forced check paths 30 of
 30 PASS (check.txt), max |O difference| to the analytic default <= 0.0078.
+
+Run 3 (prepared in v0.14, not run) times the persistent form with three consumer warpgroups at d=64 (a 192-row
+tile, FlashAttention-3's d=64 tile: while two warpgroups issue products the third's exponentials run; 160
+registers per consumer thread, no stack non-causal, 40 B causal, compiled for sm_90a on the CPU) beside the
+two-consumer form it would replace:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 64 --forms "Gluon persistent, output from registers" "Gluon persistent, three consumers"
+
+First ``python -m flashio.check --skip-timing --skip-default-cases --paths "forward: Gluon, persistent, three
+consumers"`` (a hang would be a barrier count error: the K/V slots are released by three consumers).
+Prediction: d=64 +10-15% at causal 1k-2k over the two-consumer form (243 / 338 in run 2), enough to pass the
+portable 64x64 kernel the tuner takes there (~300 / 340); +5-10% at N >= 4k and non-causal; the diagonal
+block's masked work grows (192-row tiles: at causal 1k 6 query blocks of 192 instead of 8 of 128).
 """
 
+import argparse
 import os
 
 import torch
@@ -77,16 +92,25 @@ FORMS = {
     "Gluon persistent, output from registers": gluon(persistent=True, output_from_registers=True),
     "Gluon persistent, output buffer": gluon(persistent=True, split_kv=True, stages=2, output_buffer=True),
     "Gluon persistent, 64-key blocks": gluon(persistent=True, block_n=64, stages=4),
+    # d=64 only: three consumer warpgroups do not fit their registers at d=128, which keeps its tuned form.
+    "Gluon persistent, three consumers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),),
+        128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--forms", nargs="+", choices=list(FORMS), default=list(FORMS), help="forms to time")
+    parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(128, 64))
+    args = parser.parse_args(argv)
+    forms = {name: FORMS[name] for name in args.forms}
     torch.manual_seed(0)
-    print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(FORMS) + " |")
-    print("|---|---|---|---|---|" + "---|" * len(FORMS))
-    for d in (128, 64):
+    print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(forms) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(forms))
+    for d in args.head_dims:
         for causal, n in POINTS[d]:
             batch, heads = 16384 // n, 2048 // d
             q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
@@ -105,7 +129,7 @@ def main():
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
             cells = [rate(cudnn), rate(run)]
-            for environment, candidates in FORMS.values():
+            for environment, candidates in forms.values():
                 with forcing(environment, candidates):
                     launch_plans.clear()
                     try:

@@ -174,6 +174,9 @@ def surveyed():
                                           output_from_registers=True)),
                          # d=64's persistent form staging its output through Q (tuned until v0.13).
                          (64, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)),
+                         # Three consumer warpgroups, a 192-row tile (prepared in v0.14).
+                         (64, TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                         output_from_registers=True)),
                          (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
                          (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                           output_buffer=True)),
@@ -186,7 +189,8 @@ def surveyed():
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
         form = (" persistent" if config.persistent else "") + (" pipelined" if config.pipelined else "") + \
             (" split-kv" if config.split_kv else "") + (" pingpong" if config.pingpong else "") + \
-            (" out-regs" if config.output_from_registers else "") + (" out-smem" if config.output_buffer else "")
+            (" out-regs" if config.output_from_registers else "") + (" out-smem" if config.output_buffer else "") + \
+            (" 192-row" if config.block_m == 192 else "")
         rows.append((f"forward gluon{form} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),

@@ -73,8 +73,9 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
-               PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False):
-    """One tile's loads: Q's two row halves, then K_j, V_j for the key blocks [0, end_n) into the ring from
+               PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False,
+               CONSUMERS: gl.constexpr = 2):
+    """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks [0, end_n) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
     the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
     half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
@@ -87,7 +88,7 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
         _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
         if SPLIT_KV:
             _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
-        for half in gl.static_range(2):
+        for half in gl.static_range(CONSUMERS):
             mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
     q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
                               q_tile_layout)
@@ -101,7 +102,7 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
         ahead = gl.minimum(end_n, BLOCK_N)
         it = _load_key_blocks(k_desc, v_desc, 0, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
                               BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
-    for half in gl.static_range(2):
+    for half in gl.static_range(CONSUMERS):
         if PERSISTENT:
             mbarrier.wait(q_empty.index(half), (tile_iter & 1) ^ 1)
         mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
@@ -332,7 +333,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                    PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr,
-                   OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None):
+                   OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
+                   SKIP_ROWS_PAST_END: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -340,6 +342,9 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     The output tile is staged through the Q buffer and stored by TMA; or (persistent kernel) with
     OUTPUT_FROM_REGISTERS stored from registers, with OUTPUT_BUFFER staged in ``o_smem`` and stored by TMA
     (waited for at the next tile's epilogue), the Q buffer handed back as soon as the key loop ends.
+    SKIP_ROWS_PAST_END: rows entirely past the last query compute nothing (their key blocks are released
+    unread) — with 192-row tiles a sequence's last tile often has a whole consumer's rows past its end
+    (N = 1024: 128 of the last tile's 192 rows).
     Returns (ring position, turns taken) after the tile."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -352,6 +357,10 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     causal_shift = seqlen_k - seqlen_q
     qk_scale = softmax_scale * LOG2E
     unmasked_end, own_end = _own_keys(first, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N, IS_CAUSAL)
+    if SKIP_ROWS_PAST_END:
+        has_rows = gl.maximum(gl.minimum(seqlen_q - first, 1), 0)  # 1 if a row is in range, else 0
+        unmasked_end = unmasked_end * has_rows
+        own_end = own_end * has_rows
 
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
@@ -440,10 +449,11 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
 
 
 @gluon.jit
-def _key_end(start_m, seqlen_q, seqlen_k, ROWS: gl.constexpr, IS_CAUSAL: gl.constexpr):
-    """End of the keys that the 2 * ROWS query rows from ``start_m`` see (bottom-right causal alignment)."""
+def _key_end(start_m, seqlen_q, seqlen_k, ROWS: gl.constexpr, IS_CAUSAL: gl.constexpr, CONSUMERS: gl.constexpr = 2):
+    """End of the keys that the CONSUMERS * ROWS query rows from ``start_m`` see (bottom-right causal
+    alignment)."""
     if IS_CAUSAL:
-        end_n = gl.minimum(gl.maximum(start_m + 2 * ROWS + seqlen_k - seqlen_q, 0), seqlen_k)
+        end_n = gl.minimum(gl.maximum(start_m + CONSUMERS * ROWS + seqlen_k - seqlen_q, 0), seqlen_k)
     else:
         end_n = seqlen_k + start_m * 0
     return end_n
@@ -483,20 +493,20 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
-                       KV_FIRST: gl.constexpr):
+                       KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr):
     """The loads of every tile of this program, the K/V ring running on across tiles."""
-    num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
+    num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
-            start_m = block * 2 * ROWS
+            start_m = block * CONSUMERS * ROWS
             it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL), seqlen_q, seqlen_k,
+                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST)
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS)
             tile_iter += 1
 
 
@@ -507,23 +517,24 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                          SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
-                         OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem):
-    """One consumer's half of every tile of this program."""
-    num_blocks = gl.cdiv(seqlen_q, 2 * ROWS)
+                         OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
+                         CONSUMERS: gl.constexpr):
+    """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program."""
+    num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     turn_it = num_blocks * 0
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
-            start_m = block * 2 * ROWS
-            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL)
+            start_m = block * CONSUMERS * ROWS
+            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
             it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                          batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
-                                         OUTPUT_BUFFER, o_smem)
+                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3)
             tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -532,8 +543,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 @gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
-                    OUTPUT_BUFFER: gl.constexpr = False):
-    """A program's shared memory, barriers initialised: (Q's two halves, the K and V rings, q_ready,
+                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2):
+    """A program's shared memory, barriers initialised: (Q's row blocks, one per consumer, the K and V rings, q_ready,
     q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
     (with SPLIT_KV, V's barriers after K's), turn (PINGPONG: consumer h may issue its products; else
     q_ready, unused), the output tiles' two halves (OUTPUT_BUFFER; else Q's buffer, which then stages
@@ -541,24 +552,24 @@ def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.c
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    q_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+    q_smem = gl.allocate_shared_memory(dtype, [CONSUMERS, ROWS, HEAD_DIM], q_tile_layout)
     k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [CONSUMERS, 1], mbarrier.MBarrierLayout())
     if PERSISTENT:
-        q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+        q_empty = gl.allocate_shared_memory(gl.int64, [CONSUMERS, 1], mbarrier.MBarrierLayout())
     else:
         q_empty = q_ready
     KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES
     kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
     kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    for half in gl.static_range(2):
+    for half in gl.static_range(CONSUMERS):
         mbarrier.init(q_ready.index(half), count=1)
         if PERSISTENT:
             mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
     for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
-        mbarrier.init(kv_empty.index(slot), count=2)  # both consumers read every slot
+        mbarrier.init(kv_empty.index(slot), count=CONSUMERS)  # every consumer reads every slot
     if PINGPONG:
         turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
         for half in gl.static_range(2):
@@ -566,7 +577,7 @@ def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.c
     else:
         turn = q_ready
     if OUTPUT_BUFFER:
-        o_smem = gl.allocate_shared_memory(dtype, [2, ROWS, HEAD_DIM], q_tile_layout)
+        o_smem = gl.allocate_shared_memory(dtype, [CONSUMERS, ROWS, HEAD_DIM], q_tile_layout)
     else:
         o_smem = q_smem
     return q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem
@@ -628,31 +639,58 @@ def attention_forward_gluon_persistent_kernel(
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
-    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False,
+    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
-    ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of 2 * ROWS query rows of one
-    head and batch, or causal pairs of them, ``_tile_coordinates``), so the
+    ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
+    one head and batch, or causal pairs of them, ``_tile_coordinates``), so the
     loader fetches a tile's Q and first K/V blocks while the consumers still work on the previous one, and
     a tile's output store overlaps the next tile. Q buffers are handed back through ``q_empty`` once their
-    output tile has been stored."""
+    output tile has been stored (or, with OUTPUT_FROM_REGISTERS / OUTPUT_BUFFER, once the key loop ends).
+    ``CONSUMERS`` = 3 (FlashAttention-3's 192-row tile at d=64): a third consumer warpgroup, so that while
+    two issue products the third's exponentials run; no ping-pong then (its turns are between two)."""
+    gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
+    gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
-        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER)
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS)
+    KV_FIRST: gl.constexpr = OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER  # Q back early: a K/V block goes first
 
-    gl.warp_specialize([
-        (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem)),
-        (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem)),
-        (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
-                              q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV,
-                              OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER)),  # Q back early: a K/V block goes first
-    ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
+    if CONSUMERS == 3:
+        gl.warp_specialize([
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
+                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS)),
+        ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
+    else:
+        gl.warp_specialize([
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
+                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS)),
+        ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
