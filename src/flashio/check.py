@@ -259,8 +259,9 @@ def forced_paths() -> dict:
         # 64-key blocks in the persistent pipelined loop (d=64 and 128; v0.14: first run correct, not tuned).
         "forward: Gluon, persistent, 64-key blocks": gluon_forward(
             replace(persistent, block_n=64, num_stages=4), replace(persistent, block_n=64), persistent_d256),
-        # Prepared in v0.14, not yet run: three consumer warpgroups of 64 rows (a 192-row tile) at d=64; d=128
-        # and d=256 keep their tuned persistent forms (a third warpgroup's registers do not fit there).
+        # Three consumer warpgroups of 64 rows (a 192-row tile) at d=64 (v0.14: first run correct, level or
+        # slower than two, not tuned); d=128 and d=256 keep their tuned persistent forms (a third
+        # warpgroup's registers do not fit there).
         "forward: Gluon, persistent, three consumers": gluon_forward(
             replace(persistent, block_m=192, output_from_registers=True),
             replace(persistent, output_from_registers=True), persistent_d256),

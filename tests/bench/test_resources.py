@@ -192,8 +192,8 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # d=64 form with 64-key blocks (prepared in v0.13) has none non-causal, 8 B causal; the d=128 form with an
     # output buffer of its own fits beside two K/V slots (192 KB). Since v0.14 the d=64 tuned persistent form
     # is the one storing from registers; the one staging through Q stays as a forced form.
-    # The 192-row tile (three consumer warpgroups, prepared in v0.14) pads its 13 warps to 16 and keeps the
-    # d=128 forms' 40 B of causal stack at 160 registers per consumer thread.
+    # The 192-row tile (three consumer warpgroups, v0.14) pads its 13 warps to 16; at 160 registers per
+    # consumer thread its causal compile keeps 32 B of stack.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
     assert len(rows) == 9
     for row in rows:

@@ -49,7 +49,7 @@ costs about as much. 64-key blocks: d=64 causal 1k 239 (+8% over the 128-key for
 persistent kernel (371) and the tuned choice (369); not tuned. Every form correct: forced check paths 30 of
 30 PASS (check.txt), max |O difference| to the analytic default <= 0.0078.
 
-Run 3 (prepared in v0.14, not run) times the persistent form with three consumer warpgroups at d=64 (a 192-row
+Run 3 (v0.14, H200; results/2026-11-30_h200_v0.14_probes/probe_fwd_short_run3.txt) times the persistent form with three consumer warpgroups at d=64 (a 192-row
 tile, FlashAttention-3's d=64 tile: while two warpgroups issue products the third's exponentials run; 160
 registers per consumer thread, no stack non-causal, 40 B causal, compiled for sm_90a on the CPU) beside the
 two-consumer form it would replace:
@@ -62,6 +62,11 @@ consumers"`` (a hang would be a barrier count error: the K/V slots are released 
 Prediction: d=64 +10-15% at causal 1k-2k over the two-consumer form (243 / 338 in run 2), enough to pass the
 portable 64x64 kernel the tuner takes there (~300 / 340); +5-10% at N >= 4k and non-causal; the diagonal
 block's masked work grows (192-row tiles: at causal 1k 6 query blocks of 192 instead of 8 of 128).
+Outcome (TFLOP/s, two consumers -> three): prediction wrong. Non-causal 1k 375 -> 375, causal 1k 242 -> 180
+(-26%), 2k 325 -> 285 (-12%), 4k 399 -> 406, 8k 442 -> 444. Correct: the forced check path 10 of 10 PASS
+(check_three.txt; its d=64 cases end in a tile whose last consumers' rows are all past the sequence), max |O
+difference| to the analytic default <= 0.0039. Not profiled: the causal compile's 32 B of stack (13 spill
+stores at 160 registers per consumer thread, none non-causal) is the first suspect. Not tuned.
 """
 
 import argparse
