@@ -265,6 +265,10 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, three consumers": gluon_forward(
             replace(persistent, block_m=192, output_from_registers=True),
             replace(persistent, output_from_registers=True), persistent_d256),
+        # The same with the plain loop (prepared after that run, not yet run).
+        "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
+            replace(persistent, block_m=192, pipelined=False, output_from_registers=True),
+            replace(persistent, output_from_registers=True), persistent_d256),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

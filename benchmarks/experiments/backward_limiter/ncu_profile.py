@@ -13,6 +13,7 @@ say where the time goes instead: SM and memory throughput (SpeedOfLight), the te
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward --forward-form persistent
     PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward --forward-form out-regs
+    PYTHONPATH=src python3 benchmarks/experiments/backward_limiter/ncu_profile.py --pass forward --forward-form three
 
 The child (``--child``) runs each point's pass once (compiling, and for the forward tuning it), then once
 between cudaProfilerStart/Stop; ncu profiles only the kernels of that pass in that window (flashio's
@@ -35,20 +36,27 @@ between issues (7.5 / 7.3 cycles against cuDNN's 5.9 / 5.7) and keeps the SM 9-1
 49.8% against 53.2 / 59.5%); the d=64 portable kernel is busier than cuDNN's (56.7 against 48.2%) and still
 slower (warp-level MMAs, not warpgroup ones).
 Since v0.13 the fused backward's first d=128 candidate is the shared-memory form, so ``--stats-in-shared``
-changes nothing; ``--forward-form persistent|out-regs`` (prepared, not run; the non-causal 1k point added to
-the forward points) compares the persistent Gluon forward with the form that stores its output from registers.
+changes nothing; ``--forward-form persistent|out-regs`` (prepared in v0.13, not run; the non-causal 1k point
+added to the forward points) compares the persistent Gluon forward with the form that stores its output from
+registers; ``three|three-plain`` (prepared in v0.14, not run; d=64 causal 1k added) the d=64 forms with three
+consumer warpgroups, which the v0.14 probe measured 12-26% slower than two at causal 1k-2k.
 """
 
 import argparse
 import os
 import subprocess
 import sys
+from dataclasses import replace
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024))
-FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096))
-# --forward-form: the persistent Gluon forward as tuned since v0.11, or with its output stored from registers
-# (prepared in v0.13), instead of flashio's tuned choice.
-FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True}}
+FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
+                  (64, True, 1024))
+# --forward-form: the persistent Gluon forward as tuned since v0.11, with its output stored from registers
+# (v0.14: tuned), or at d=64 with three consumer warpgroups (192-row tile; pipelined or plain loop; d=128 then
+# takes the output-from-registers form), instead of flashio's tuned choice.
+FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
+                 "three": {"output_from_registers": True, "block_m": 192},
+                 "three-plain": {"output_from_registers": True, "block_m": 192, "pipelined": False}}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
@@ -66,9 +74,12 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None) -> 
                                                                      stats_in_shared=True),)
     if forward_form is not None:
         os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
+        base = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+        options = FORWARD_FORMS[forward_form]
         for d in (64, 128):
-            configs.FORWARD_GLUON_CANDIDATES[d] = (configs.TileConfig(
-                128, 128, 4, 3, "gluon", pipelined=True, persistent=True, **FORWARD_FORMS[forward_form]),)
+            three_consumers_at_d128 = d == 128 and options.get("block_m") == 192
+            configs.FORWARD_GLUON_CANDIDATES[d] = (
+                replace(base, output_from_registers=True) if three_consumers_at_d128 else replace(base, **options),)
     torch.manual_seed(0)
     for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
         batch, heads = 16384 // n, 2048 // d  # the issue's grid: 16k tokens, hidden 2048

@@ -101,6 +101,10 @@ FORMS = {
     "Gluon persistent, three consumers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),),
         128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
+    # The same without the pipelined loop (prepared after run 3; 8 B of stack causal against 32 B).
+    "Gluon persistent, three consumers, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(192, 128, 4, 3, "gluon", persistent=True, output_from_registers=True),),
+        128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}

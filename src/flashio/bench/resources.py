@@ -177,6 +177,7 @@ def surveyed():
                          # Three consumer warpgroups, a 192-row tile (v0.14: correct, not faster, not tuned).
                          (64, TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True,
                                          output_from_registers=True)),
+                         (64, TileConfig(192, 128, 4, 3, "gluon", persistent=True, output_from_registers=True)),
                          (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
                          (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                           output_buffer=True)),
