@@ -4,8 +4,10 @@ Why (benchmarks/PERFORMANCE.md, v0.14): at d=64 causal 4k / 8k the v0.13 grid's 
 415 TFLOP/s (bf16) and the forward probe's "flashio (tuned)" column at 359 / 362, while the persistent Gluon
 forms, forced one at a time in the same probe, ran at 385-392 / 416-448. Either the tuner's one timing per
 candidate misjudged them, or the chosen form runs slower after the choice than while it was timed. This
-prints, per point, every candidate's tuner timing (ms, and TFLOP/s), the choice, and the chosen form's rate
-timed afterwards through ``launchers.attention_forward`` as the bench times it.
+prints, per point, every candidate's tuner timings (ms; each candidate's in the order taken, candidates
+fastest median first: ``bench.sweep.describe_timings``), the choice, and the chosen form's rate timed afterwards through ``launchers.attention_forward`` as the bench times
+it. (Run 1 wrapped ``configs.choose_config`` to record the timings, before the tuner kept them itself, and
+printed them in the order taken with TFLOP/s beside each.)
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/tuner_timings.py
 
@@ -25,24 +27,13 @@ import torch
 import triton
 
 from flashio import configs, launch_plans, launchers
-from flashio.bench.sweep import describe_choice
+from flashio.bench.sweep import describe_choice, describe_timings
 
 POINTS = ((64, True, 1024), (64, True, 4096), (64, True, 8192), (128, False, 1024), (128, False, 16384))
 
 
 def main():
     torch.manual_seed(0)
-    recorded = []
-    choose = configs.choose_config
-
-    def recording_choose(key, candidates, time_config):
-        def timed(config):
-            ms = time_config(config)
-            recorded.append((config, ms))
-            return ms
-        return choose(key, candidates, timed)
-
-    configs.choose_config = recording_choose
     rows = []
     for d, causal, n in POINTS:
         batch, heads = 16384 // n, 2048 // d
@@ -52,16 +43,14 @@ def main():
                                                   dropout_p=0.0, seed=0)[0]
         configs.clear_choices()
         launch_plans.clear()
-        recorded.clear()
         run()
         torch.cuda.synchronize()
-        chosen = [choice for key, choice in configs.cached_choices().items() if key[0] == "forward"]
+        key, chosen = next((key, choice) for key, choice in configs.cached_choices().items() if key[0] == "forward")
         after = flops / triton.testing.do_bench(run, warmup=5, rep=40, return_mode="median") / 1e9
-        print(f"\nd={d} causal={causal} N={n}: chosen {describe_choice(chosen[0], 'forward')}, "
+        print(f"\nd={d} causal={causal} N={n}: chosen {describe_choice(chosen, 'forward')}, "
               f"{after:.0f} TFLOP/s timed after the choice")
-        for config, ms in recorded:
-            print(f"    {describe_choice(config, 'forward'):<48} {ms:8.4f} ms  {flops / ms / 1e9:6.0f} TFLOP/s")
-        rows.append((d, causal, n, describe_choice(chosen[0], "forward"), after))
+        print("    " + describe_timings(key).replace(", ", "\n    "))
+        rows.append((d, causal, n, describe_choice(chosen, "forward"), after))
     print("\n| d | causal | N | chosen | TFLOP/s after |\n|---|---|---|---|---|")
     for d, causal, n, label, after in rows:
         print(f"| {d} | {causal} | {n} | {label} | {after:.0f} |")

@@ -33,7 +33,7 @@ import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
-from flashio import configs, launchers
+from flashio import check, configs, launchers
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import forward as forward_kernels
@@ -163,28 +163,13 @@ def surveyed():
         rows.append((f"forward ws{' persistent' if config.persistent else ''} d={d}", kernel,
                      dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=d, IS_CAUSAL=False,
                           MAY_MASK=False), config))
-    # The Gluon forward (v0.10): two consumer warpgroups and a loader warp; the tuned tiles (since v0.11 the
-    # pipelined loop, persistent, with separate K/V slots and with ping-pong among them), then the forms
-    # only flashio.check's forced paths run.
-    forced_only_gluon = ((64, TileConfig(128, 128, 4, 3, "gluon")),
-                         (64, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
-                         (128, TileConfig(128, 128, 4, 3, "gluon")),
-                         (256, TileConfig(128, 64, 4, 2, "gluon", persistent=True)),
-                         (128, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
-                                          output_from_registers=True)),
-                         # d=64's persistent form staging its output through Q (tuned until v0.13).
-                         (64, TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)),
-                         # Three consumer warpgroups, a 192-row tile (v0.14: correct, not faster, not tuned).
-                         (64, TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True,
-                                         output_from_registers=True)),
-                         (64, TileConfig(192, 128, 4, 3, "gluon", persistent=True, output_from_registers=True)),
-                         (64, TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True)),
-                         (128, TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
-                                          output_buffer=True)),
-                         (256, TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, pingpong=True)))
+    # The Gluon forward (v0.10): two (or three) consumer warpgroups and a loader warp; the tuned tiles, then
+    # every other form that a forced path of flashio.check runs on the GPU.
     gluon_forward_tiles = [(d, config) for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
                            for config in candidates]
-    gluon_forward_tiles += [tile for tile in forced_only_gluon if tile not in gluon_forward_tiles]
+    for _, replacements in check.forced_paths().values():
+        for d, candidates in replacements.get("FORWARD_GLUON_CANDIDATES", {}).items():
+            gluon_forward_tiles += [(d, config) for config in candidates if (d, config) not in gluon_forward_tiles]
     for d, config in gluon_forward_tiles if launchers.GLUON_AVAILABLE else ():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
