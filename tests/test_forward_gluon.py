@@ -113,6 +113,30 @@ def test_the_two_ways_of_handing_q_back_early_exclude_each_other():
         launchers.gluon_forward_constants(both, 128)
 
 
+def test_two_sets_of_q_buffers_are_an_option_of_the_persistent_gluon_forward_only():
+    # The non-persistent kernel runs one tile per program: there is no next tile to fetch Q for.
+    persistent = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                    output_from_registers=True, q_buffers=2)
+    assert launchers.gluon_forward_constants(persistent, 64)["Q_BUFFERS"] == 2
+    assert "Q_BUFFERS" not in launchers.gluon_forward_constants(replace(persistent, q_buffers=1), 64)
+    with pytest.raises(ValueError, match="q_buffers"):
+        launchers.gluon_forward_constants(replace(persistent, persistent=False, output_from_registers=False), 64)
+    with pytest.raises(ValueError, match="q_buffers"):
+        launchers.gluon_forward_constants(replace(persistent, q_buffers=3), 64)
+
+
+def test_q_is_handed_back_early_only_by_the_pipelined_persistent_loop_whose_q_does_not_stage_the_output():
+    # The early hand-back happens in the pipelined step that computes the tile's last scores; a form that
+    # stages its output through Q's buffer still needs the buffer after the key loop.
+    early = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                               output_from_registers=True, early_q_release=True)
+    assert launchers.gluon_forward_constants(early, 128)["EARLY_Q_RELEASE"] is True
+    for wrong in (replace(early, output_from_registers=False), replace(early, pipelined=False),
+                  replace(early, persistent=False, output_from_registers=False)):
+        with pytest.raises(ValueError, match="early_q_release"):
+            launchers.gluon_forward_constants(wrong, 128)
+
+
 def test_a_192_row_tile_runs_three_64_row_consumer_warpgroups_with_fewer_registers_each():
     # 3 x 128 threads x 160 registers + the loader's 32 x 24 fit the 65536 of a multiprocessor; 240 would not.
     three = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True)

@@ -269,6 +269,22 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),
             replace(persistent, output_from_registers=True), persistent_d256),
+        # Q handed back after the tile's last score product, and two sets of Q buffers (v0.15, prepared: the
+        # next tile's Q fetched while the consumers finish this one). Two sets at d=128 fit beside two
+        # K/V slots only (separate K/V barriers); d=256 has no room for them (its form with early release).
+        "forward: Gluon, persistent, Q handed back early": gluon_forward(
+            replace(persistent, output_from_registers=True, early_q_release=True),
+            replace(persistent, output_from_registers=True, early_q_release=True),
+            replace(persistent_d256, output_from_registers=True, early_q_release=True)),
+        "forward: Gluon, persistent, two Q buffers": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2),
+            replace(persistent, num_stages=2, split_kv=True, output_from_registers=True, q_buffers=2),
+            replace(persistent_d256, output_from_registers=True, early_q_release=True)),
+        "forward: Gluon, persistent, two Q buffers, Q handed back early": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, early_q_release=True),
+            replace(persistent, num_stages=2, split_kv=True, output_from_registers=True, q_buffers=2,
+                    early_q_release=True),
+            replace(persistent_d256, output_from_registers=True, early_q_release=True)),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

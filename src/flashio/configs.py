@@ -60,7 +60,12 @@ class TileConfig:
     fetches the next tile's first K/V blocks, then its Q, while they finish the tile; ``output_buffer``
     (persistent Gluon forward): the same hand-back with the output tile staged in a shared buffer of its own
     and stored by TMA, the store waited for at the next tile's epilogue (32 KB more shared memory at d=128:
-    two K/V slots, so with ``split_kv``).
+    two K/V slots, so with ``split_kv``); ``q_buffers`` (persistent Gluon forward): 2 gives the consumers two
+    sets of Q buffers, tiles alternating between them, so that the loader fetches the next tile's Q while
+    they compute this one (16 KB more shared memory per set at d=128: with ``split_kv`` there);
+    ``early_q_release`` (persistent pipelined Gluon forward storing its output from registers or its own
+    buffer): Q handed back once the tile's last score product has read it, before that block's softmax,
+    its P V product and the epilogue.
     """
 
     block_m: int
@@ -82,6 +87,8 @@ class TileConfig:
     stats_in_shared: bool = False
     output_from_registers: bool = False
     output_buffer: bool = False
+    q_buffers: int = 1
+    early_q_release: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -62,6 +62,12 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
             raise ValueError(f"{option} is an option of the persistent Gluon forward; got {config}")
     if config.output_from_registers and config.output_buffer:
         raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
+    if config.q_buffers not in (1, 2) or (config.q_buffers == 2 and not config.persistent):
+        raise ValueError(f"q_buffers is 1, or 2 in the persistent Gluon forward; got {config}")
+    if config.early_q_release and not (config.persistent and config.pipelined
+                                       and (config.output_from_registers or config.output_buffer)):
+        raise ValueError(f"early_q_release is an option of the persistent pipelined Gluon forward whose Q buffer "
+                         f"does not stage the output (output_from_registers or output_buffer); got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
@@ -72,7 +78,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong,
                 **({"OUTPUT_FROM_REGISTERS": True} if config.output_from_registers else {}),
                 **({"OUTPUT_BUFFER": True} if config.output_buffer else {}),
-                **({"CONSUMERS": 3} if consumers == 3 else {}))
+                **({"CONSUMERS": 3} if consumers == 3 else {}),
+                **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
+                **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

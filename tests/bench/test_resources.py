@@ -195,9 +195,10 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # The 192-row tiles (three consumer warpgroups, v0.14) pad their 13 warps to 16; at 160 registers per
     # consumer thread the causal compile keeps 32 B of stack with the pipelined loop, 8 B with the plain one.
     # Since v0.14 the survey takes every persistent form of flashio.check's forced paths too (ping-pong and
-    # separate K/V slots at d=64-256: 8-64 B).
+    # separate K/V slots at d=64-256: 8-64 B). v0.15's forms (Q handed back early, two sets of Q buffers, both)
+    # keep those bounds; two sets at d=128 take 193 KB beside two K/V slots.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 18
+    assert len(rows) == 25
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row

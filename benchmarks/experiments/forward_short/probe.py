@@ -67,6 +67,29 @@ Outcome (TFLOP/s, two consumers -> three): prediction wrong. Non-causal 1k 375 -
 (check_three.txt; its d=64 cases end in a tile whose last consumers' rows are all past the sequence), max |O
 difference| to the analytic default <= 0.0039. Not profiled: the causal compile's 32 B of stack (13 spill
 stores at 160 registers per consumer thread, none non-causal) is the first suspect. Not tuned.
+
+Run 4 (v0.15, prepared) times two ways of fetching a tile's Q earlier in the persistent form that stores its
+output from registers. Today a consumer hands its Q buffer back when its key loop ends, after the last
+block's softmax and P V product; the loader's fetch of the next tile's Q (from HBM: Q is read once) then
+races the epilogue, and both consumers start the next tile together, so the tensor cores idle while they
+wait. (a) ``early_q_release``: Q handed back right after the tile's last score product (the lead grows by
+a softmax and a P V product, ~0.5 us at d=128); (b) ``q_buffers=2``: two sets of Q buffers, the next tile's
+Q fetched a whole tile ahead (at d=128 only beside two K/V slots with separate barriers: 193 KB; the
+column "output from registers, split K/V" is that form with one set). Compiled for sm_90a on the CPU: the
+stack and spills of the forms they modify (d=64 0-8 B, d=128 40 B).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 330 python3 benchmarks/experiments/forward_short/probe.py \
+        --forms "Gluon persistent, output from registers" "Gluon persistent, Q handed back early" \
+        "Gluon persistent, output from registers, split K/V" "Gluon persistent, two Q buffers" \
+        "Gluon persistent, two Q buffers, Q handed back early"
+
+First ``python -m flashio.check --skip-timing --skip-default-cases --paths`` with the three forced paths
+"forward: Gluon, persistent, Q handed back early", "..., two Q buffers", "..., two Q buffers, Q handed back
+early" (a hang would be a barrier phase error). Prediction, from a tile of 8 key blocks at N = 1k taking
+~17 us per program at d=128 (~8 us at d=64) and an exposed Q fetch of ~0.5-0.8 us: (a) +3-5% at d=128
+non-causal 1k (531 in run 2), +2-4% at causal 1k-2k, +4-8% at d=64 1k-2k, within +-2% at N >= 8k; (b) the
+same or up to 2 points more at d=64; at d=128 level with (a): what it gains on Q it may lose on the third
+K/V slot (v0.13: separate K/V slots 0-9% slower).
 """
 
 import argparse
@@ -105,6 +128,22 @@ FORMS = {
     "Gluon persistent, three consumers, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (TileConfig(192, 128, 4, 3, "gluon", persistent=True, output_from_registers=True),),
         128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
+    # v0.15 (prepared): Q handed back after the tile's last score product; two sets of Q buffers (at d=128
+    # beside two K/V slots with separate barriers, whose form without them is the column before).
+    "Gluon persistent, output from registers, split K/V": gluon(persistent=True, output_from_registers=True,
+                                                                split_kv=True, stages=2),
+    "Gluon persistent, Q handed back early": gluon(persistent=True, output_from_registers=True, early_q_release=True),
+    "Gluon persistent, two Q buffers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                        q_buffers=2),),
+        128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                         split_kv=True, q_buffers=2),)}}),
+    "Gluon persistent, two Q buffers, Q handed back early": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {
+            64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                            q_buffers=2, early_q_release=True),),
+            128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                             split_kv=True, q_buffers=2, early_q_release=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}

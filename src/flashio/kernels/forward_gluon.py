@@ -74,13 +74,14 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False,
-               CONSUMERS: gl.constexpr = 2):
+               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
     """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks [0, end_n) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
     the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
     half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
     before Q — a ring slot frees while the consumers still finish the previous tile, Q's buffer only when
-    their key loop ends."""
+    their key loop ends. ``Q_BUFFERS`` = 2: the tiles' Q row blocks alternate between two sets of buffers,
+    so a tile's Q is fetched while the consumers still compute the tile before it."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
@@ -88,8 +89,10 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
         _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
         if SPLIT_KV:
             _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
+        previous = gl.maximum(tile_iter - 1, 0)  # the previous tile's Q loads, in its set of buffers
         for half in gl.static_range(CONSUMERS):
-            mbarrier.wait(q_ready.index(half), (tile_iter + 1) & 1, pred=tile_iter > 0)
+            mbarrier.wait(q_ready.index(previous % Q_BUFFERS * CONSUMERS + half), (previous // Q_BUFFERS) & 1,
+                          pred=tile_iter > 0)
     q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
                               q_tile_layout)
     k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
@@ -103,10 +106,12 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
         it = _load_key_blocks(k_desc, v_desc, 0, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
                               BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
     for half in gl.static_range(CONSUMERS):
+        q_index = tile_iter % Q_BUFFERS * CONSUMERS + half
         if PERSISTENT:
-            mbarrier.wait(q_empty.index(half), (tile_iter & 1) ^ 1)
-        mbarrier.expect(q_ready.index(half), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
-        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(half), q_smem.index(half))
+            mbarrier.wait(q_empty.index(q_index), ((tile_iter // Q_BUFFERS) & 1) ^ 1)
+        mbarrier.expect(q_ready.index(q_index), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
+        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(q_index),
+                                        q_smem.index(q_index))
     return _load_key_blocks(k_desc, v_desc, ahead, end_n, k_smem, v_smem, kv_ready, kv_empty, it,
                             BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
 
@@ -211,13 +216,24 @@ def _take_turn(turn, turn_it, HALF: gl.constexpr):
 
 
 @gluon.jit
+def _hand_back(buffer_free):
+    """Arrive on ``buffer_free`` once every warp of this consumer is past its reads of the buffer (their
+    products waited for): the loader may overwrite it."""
+    gl.thread_barrier()
+    mbarrier.arrive(buffer_free)
+
+
+@gluon.jit
 def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
                     causal_shift, qk_scale, turn, turn_it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr,
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
-                    o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr):
+                    o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
+                    q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
-    j-1's slot released. Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
+    j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
+    buffer back through ``q_free`` as soon as S_j is computed. Returns (O, P_j as the A operand of the next
+    step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
@@ -237,6 +253,9 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # products complete in order: S_j is done
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(slot))  # K_j is read: its slot may be refilled during the softmax
+    if EARLY_Q_RELEASE:
+        if start_n + BLOCK_N >= own_end:  # the tile's last score product has read Q
+            _hand_back(q_free)
     p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
                                              IS_CAUSAL, BLOCK_N, s_layout)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
@@ -253,13 +272,17 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         seqlen_k, causal_shift, qk_scale, it, turn, turn_it, IS_CAUSAL: gl.constexpr,
                         ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
-                        HALF: gl.constexpr, PINGPONG: gl.constexpr):
+                        HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
+                        EARLY_Q_RELEASE: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (always
     masked: a mask is correct for any block) and the last P V product are the prologue and epilogue. Two
     blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead (two with
     SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the epilogue's) is one
-    turn. Returns (O, m, l, ring position, turns taken)."""
+    turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last block's scores are
+    computed, before that block's softmax and P V product: the loader's fetch of the next tile's Q (after a
+    HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m, l, ring position,
+    turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > 0:
@@ -275,6 +298,9 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(first_slot))
+        if EARLY_Q_RELEASE:
+            if own_end <= BLOCK_N:  # block 0 is the last: Q is read
+                _hand_back(q_free)
         p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale, True,
                                                    IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
@@ -283,13 +309,13 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     if own_end > 0:
         last = (it - 1) % NUM_STAGES
@@ -334,7 +360,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                    PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr,
                    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
-                   SKIP_ROWS_PAST_END: gl.constexpr = False):
+                   SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
+                   Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -344,14 +371,18 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     (waited for at the next tile's epilogue), the Q buffer handed back as soon as the key loop ends.
     SKIP_ROWS_PAST_END: rows entirely past the last query compute nothing (their key blocks are released
     unread) — with 192-row tiles a sequence's last tile often has a whole consumer's rows past its end
-    (N = 1024: 128 of the last tile's 192 rows).
+    (N = 1024: 128 of the last tile's 192 rows). ``Q_BUFFERS``: the tile's Q rows are in set ``tile_iter``
+    mod Q_BUFFERS of the Q buffers; EARLY_Q_RELEASE (pipelined loop, Q not staging the output): Q is
+    handed back once the last score product has read it (``_key_loop_pipelined``).
     Returns (ring position, turns taken) after the tile."""
+    gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    q_buf = q_smem.index(HALF)
+    q_index = tile_iter % Q_BUFFERS * CONSUMERS + HALF
+    q_buf = q_smem.index(q_index)
     first = start_m + HALF * ROWS
     rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
     causal_shift = seqlen_k - seqlen_q
@@ -365,12 +396,13 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
-    mbarrier.wait(q_ready.index(HALF), tile_iter & 1)
+    mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
     if PIPELINED:
         acc, m_i, l_i, it, turn_it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i,
                                                          rows, unmasked_end, own_end, seqlen_k, causal_shift, qk_scale,
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                                         NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG)
+                                                         NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
+                                                         q_empty.index(q_index), EARLY_Q_RELEASE)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -387,8 +419,13 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                       HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
     if OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER:
         gl.static_assert(PERSISTENT, "only the persistent kernel hands its Q buffer back")
-        gl.thread_barrier()  # every warp's score products have read Q: the next tile's may land
-        mbarrier.arrive(q_empty.index(HALF))
+        if EARLY_Q_RELEASE:
+            if own_end == 0:  # no key block ran, so none handed Q back
+                _hand_back(q_empty.index(q_index))
+        else:
+            _hand_back(q_empty.index(q_index))  # every warp's score products have read Q: the next tile's may land
+    else:
+        gl.static_assert(not EARLY_Q_RELEASE, "Q is handed back early only when it does not stage the output")
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -429,8 +466,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
         tma.store_wait(0)
         if PERSISTENT:
-            gl.thread_barrier()  # the store (issued by one thread) has read the buffer: Q's next half may land
-            mbarrier.arrive(q_empty.index(HALF))
+            # The store (issued by one thread) has read the buffer: Q's next half may land.
+            _hand_back(q_empty.index(q_index))
     return it, turn_it
 
 
@@ -493,7 +530,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
-                       KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr):
+                       KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr):
     """The loads of every tile of this program, the K/V ring running on across tiles."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -506,7 +543,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS)
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
             tile_iter += 1
 
 
@@ -518,7 +555,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                          SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
-                         CONSUMERS: gl.constexpr):
+                         CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -534,7 +571,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
-                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3)
+                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
+                                         EARLY_Q_RELEASE)
             tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -543,8 +581,9 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 @gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
-                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2):
-    """A program's shared memory, barriers initialised: (Q's row blocks, one per consumer, the K and V rings, q_ready,
+                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
+    """A program's shared memory, barriers initialised: (Q's row blocks, one per consumer in each of
+    ``Q_BUFFERS`` sets, the K and V rings, q_ready,
     q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
     (with SPLIT_KV, V's barriers after K's), turn (PINGPONG: consumer h may issue its products; else
     q_ready, unused), the output tiles' two halves (OUTPUT_BUFFER; else Q's buffer, which then stages
@@ -552,18 +591,18 @@ def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.c
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
-    q_smem = gl.allocate_shared_memory(dtype, [CONSUMERS, ROWS, HEAD_DIM], q_tile_layout)
+    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFFERS * CONSUMERS, ROWS, HEAD_DIM], q_tile_layout)
     k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
-    q_ready = gl.allocate_shared_memory(gl.int64, [CONSUMERS, 1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [Q_BUFFERS * CONSUMERS, 1], mbarrier.MBarrierLayout())
     if PERSISTENT:
-        q_empty = gl.allocate_shared_memory(gl.int64, [CONSUMERS, 1], mbarrier.MBarrierLayout())
+        q_empty = gl.allocate_shared_memory(gl.int64, [Q_BUFFERS * CONSUMERS, 1], mbarrier.MBarrierLayout())
     else:
         q_empty = q_ready
     KV_BARRIERS: gl.constexpr = 2 * NUM_STAGES if SPLIT_KV else NUM_STAGES
     kv_ready = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
     kv_empty = gl.allocate_shared_memory(gl.int64, [KV_BARRIERS, 1], mbarrier.MBarrierLayout())
-    for half in gl.static_range(CONSUMERS):
+    for half in gl.static_range(Q_BUFFERS * CONSUMERS):
         mbarrier.init(q_ready.index(half), count=1)
         if PERSISTENT:
             mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
@@ -640,6 +679,7 @@ def attention_forward_gluon_persistent_kernel(
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
+    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -650,12 +690,18 @@ def attention_forward_gluon_persistent_kernel(
     ``CONSUMERS`` = 3 (FlashAttention-3's 192-row tile at d=64): a third consumer warpgroup, so that while
     two issue products the third's exponentials run; no ping-pong then (its turns are between two). On the
     H200 (v0.14) correct, level with two consumers at N >= 4k and non-causal 1k, 12-26% slower at causal
-    1k-2k; not tuned."""
+    1k-2k; not tuned. ``Q_BUFFERS`` = 2: two sets of Q buffers, tiles alternating between them, so the
+    loader fetches a tile's Q (before its first K/V block) while the consumers compute the previous tile;
+    ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop (both
+    prepared in v0.15)."""
+    gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
-        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS)
-    KV_FIRST: gl.constexpr = OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER  # Q back early: a K/V block goes first
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
+    # Q back at the end of the key loop, before the epilogue: a K/V block goes first. With two sets of Q
+    # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
+    KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
 
     if CONSUMERS == 3:
         gl.warp_specialize([
@@ -663,21 +709,25 @@ def attention_forward_gluon_persistent_kernel(
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS)),
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                                  Q_BUFFERS)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -685,14 +735,17 @@ def attention_forward_gluon_persistent_kernel(
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS)),
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS)),
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                                  Q_BUFFERS)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
