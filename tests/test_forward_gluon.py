@@ -137,6 +137,17 @@ def test_q_is_handed_back_early_only_by_the_pipelined_persistent_loop_whose_q_do
             launchers.gluon_forward_constants(wrong, 128)
 
 
+def test_a_register_capped_gluon_forward_gives_its_consumers_what_the_loader_gives_up():
+    # 12 warps x 32 x 80 registers on entry; the loader's warpgroup keeps 24 per thread, the two consumer
+    # warpgroups may grow to 104 (a multiple of 8, and 2 x 128 x 104 + 128 x 24 <= 12 x 32 x 80).
+    capped = configs.TileConfig(128, 64, 4, 3, "gluon", pipelined=True, max_registers=80)
+    assert launchers.gluon_forward_constants(capped, 64)["CONSUMER_REGS"] == 104
+    assert 2 * 128 * 104 + 128 * launchers.FUSED_WORKER_REGISTERS <= 12 * 32 * 80
+    assert launchers.gluon_forward_constants(replace(capped, max_registers=None), 64)["CONSUMER_REGS"] == 240
+    with pytest.raises(ValueError, match="max_registers"):
+        launchers.gluon_forward_constants(replace(capped, persistent=True), 64)
+
+
 def test_a_192_row_tile_runs_three_64_row_consumer_warpgroups_with_fewer_registers_each():
     # 3 x 128 threads x 160 registers + the loader's 32 x 24 fit the 65536 of a multiprocessor; 240 would not.
     three = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True)

@@ -285,6 +285,14 @@ def forced_paths() -> dict:
             replace(persistent, num_stages=2, split_kv=True, output_from_registers=True, q_buffers=2,
                     early_q_release=True),
             replace(persistent_d256, output_from_registers=True, early_q_release=True)),
+        # Two programs per multiprocessor at d=64 (v0.15, prepared): 64-key blocks, 80 registers per thread
+        # on entry, 104 per consumer thread, so that one program's tile boundaries (the first scores and
+        # softmax, the last P V product, the epilogue) overlap the other's key loop. d=128 and d=256 do not
+        # fit their accumulators in that budget: their tuned forms.
+        "forward: Gluon, two programs per multiprocessor": gluon_forward(
+            TileConfig(128, 64, 4, 3, "gluon", pipelined=True, max_registers=80), persistent, persistent_d256),
+        "forward: Gluon, two programs per multiprocessor, plain loop": gluon_forward(
+            TileConfig(128, 64, 4, 3, "gluon", max_registers=80), persistent, persistent_d256),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

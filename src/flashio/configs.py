@@ -218,9 +218,15 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # d=64: correct in the v0.11 probe (all three forms), rates first measured by the v0.11 grid. The
     # persistent form stores its output from registers (v0.14 forward probe, bf16: +2-10% over the form that
     # stages it through Q's buffer at every point measured, N = 1k-8k).
+    # v0.15 probes (runs 4-5, bf16, TFLOP/s): the persistent form with two sets of Q buffers led the one with
+    # one set at every point (+0-4%: non-causal 1k 373 -> 386, causal 2k 332 -> 340) and replaces it; the
+    # register-capped plain loop with 64-key blocks, two programs per multiprocessor (80 registers per
+    # thread), led every Gluon form at N <= 4k (non-causal 1k 418, causal 1k 299, 2k 377, 4k 403).
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
-         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),
-         TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True)),
+         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2),
+         TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
+         TileConfig(128, 64, 4, 3, "gluon", max_registers=80)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),

@@ -53,6 +53,14 @@ GLUON_FORWARD_CONSUMER_REGISTERS = 240
 GLUON_FORWARD_THREE_CONSUMER_REGISTERS = 160
 
 
+def gluon_forward_consumer_registers(program_registers: int) -> int:
+    """Registers per consumer thread of a Gluon forward program of 12 warps capped at ``program_registers``
+    per thread (``TileConfig.max_registers``): the loader's warpgroup gives up all but 24 of its own, the two
+    consumer warpgroups share the rest, rounded down to the multiple of 8 that ``setmaxnreg`` takes.
+    (12 x 32 x cap = 2 x 128 x consumer + 128 x 24; a larger request would never be granted: a hang.)"""
+    return (12 * program_registers - 4 * FUSED_WORKER_REGISTERS) // 8 // 8 * 8
+
+
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
     configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192
@@ -73,6 +81,11 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
                          f"without ping-pong; got {config}")
     registers = GLUON_FORWARD_THREE_CONSUMER_REGISTERS if consumers == 3 else GLUON_FORWARD_CONSUMER_REGISTERS
+    if config.max_registers is not None:
+        if consumers == 3 or config.persistent:
+            raise ValueError(f"max_registers (two programs per multiprocessor) is an option of the non-persistent "
+                             f"two-consumer Gluon forward; got {config}")
+        registers = gluon_forward_consumer_registers(config.max_registers)
     return dict(ROWS=config.block_m // consumers, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                 NUM_STAGES=config.num_stages, CONSUMER_REGS=registers, LOADER_REGS=FUSED_WORKER_REGISTERS,
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong,
@@ -468,7 +481,8 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
             arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                          problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale)
             constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
-                             **gluon_forward_constants(config, problem.head_dim))
+                             **gluon_forward_constants(config, problem.head_dim),
+                             **({"maxnreg": config.max_registers} if config.max_registers else {}))
             kernel, gluon_grid, trailing = gluon_forward_launch(config, problem, causal, q.device)
             launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants)
             return

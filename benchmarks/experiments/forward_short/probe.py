@@ -90,6 +90,31 @@ early" (a hang would be a barrier phase error). Prediction, from a tile of 8 key
 non-causal 1k (531 in run 2), +2-4% at causal 1k-2k, +4-8% at d=64 1k-2k, within +-2% at N >= 8k; (b) the
 same or up to 2 points more at d=64; at d=128 level with (a): what it gains on Q it may lose on the third
 K/V slot (v0.13: separate K/V slots 0-9% slower).
+Outcome of run 4 (TFLOP/s; output from registers -> Q handed back early / two Q sets; at d=128 two Q sets
+beside the split-K/V form): correct (forced check paths 30 of 30 PASS, check_q.txt). d=64: early +2-5% at
+N <= 4k (non-causal 1k 372 -> 389, causal 1k 244 -> 250, 2k 329 -> 338), level at 8k; two Q sets +1-4% at
+every point (385 / 251 / 342, causal 8k 427 -> 439); both together no better than either. d=128: early
++1-2% at 1k, -3% to -6% at 2k-8k (causal 8k 588 -> 550); two Q sets +1-5% over their own split-K/V form
+(non-causal 1k 478 -> 485), which is 4-10% slower than the three-slot form at N <= 2k. So the Q fetch is a
+small part of the tile boundary's cost (prediction: +3-8%; met only at the low end, at d=64).
+
+Run 5 (v0.15, prepared) times the register-capped d=64 form that runs two programs per multiprocessor
+(64-key blocks, 80 registers per thread on entry: 112 / 104 per consumer thread, 65 KB of shared memory;
+pipelined loop 16 B of stack, plain loop none; compiled for sm_90a on the CPU). Why: with one program per
+multiprocessor, a tile's first scores and softmax, its last P V product and its epilogue run with the
+tensor cores idle (both consumers cross the boundary together); at causal 1k a unit of two tiles has 9 key
+blocks and two boundaries. The portable 64x64 kernel, with several programs per multiprocessor and
+warp-level MMAs, leads every Gluon form there (307 against 251 TFLOP/s in run 4). A second program's key
+loop fills the first's boundaries. Prediction: d=64 causal 1k-2k +15-25% over the best Gluon form of run 4
+(251 / 342 -> 290-320 / 380-410, level with or past the tuned choice), non-causal 1k +5-10%, within +-5% at
+causal 4k-8k; the plain loop within 5% of the pipelined one (the other program does the overlapping).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 64 --forms "Gluon persistent, output from registers" "Gluon persistent, two Q buffers" \
+        "Gluon, two programs per SM" "Gluon, two programs per SM, plain loop"
+
+First ``python -m flashio.check --skip-timing --skip-default-cases --paths "forward: Gluon, two programs per
+multiprocessor" "forward: Gluon, two programs per multiprocessor, plain loop"``.
 """
 
 import argparse
@@ -144,6 +169,14 @@ FORMS = {
                             q_buffers=2, early_q_release=True),),
             128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                              split_kv=True, q_buffers=2, early_q_release=True),)}}),
+    # v0.15 (prepared): d=64 with 64-key blocks at 80 registers per thread, two programs per multiprocessor
+    # (non-persistent grid); d=128 has no such form (its accumulator does not fit): its tuned persistent one.
+    "Gluon, two programs per SM": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(128, 64, 4, 3, "gluon", pipelined=True, max_registers=80),),
+        128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
+    "Gluon, two programs per SM, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80),),
+        128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
