@@ -293,6 +293,9 @@ def forced_paths() -> dict:
             TileConfig(128, 64, 4, 3, "gluon", pipelined=True, max_registers=80), persistent, persistent_d256),
         "forward: Gluon, two programs per multiprocessor, plain loop": gluon_forward(
             TileConfig(128, 64, 4, 3, "gluon", max_registers=80), persistent, persistent_d256),
+        "forward: Gluon, two programs per multiprocessor, output from registers": gluon_forward(
+            TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),
+            replace(pipelined, output_from_registers=True), persistent_d256),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -55,9 +55,10 @@ class TileConfig:
     runs while the other's products do (FlashAttention-3's inter-warpgroup schedule); ``stats_in_shared``
     (specialised fused backward): the loader warp puts each query block's LSE and D rows in shared memory,
     where the MMA warps read them when needed instead of holding them in registers across the score products;
-    ``output_from_registers`` (persistent Gluon forward): the consumers store their output tile from registers
-    instead of staging it through their Q buffer, so they hand Q back when their key loop ends and the loader
-    fetches the next tile's first K/V blocks, then its Q, while they finish the tile; ``output_buffer``
+    ``output_from_registers`` (Gluon forward): the consumers store their output tile from registers
+    instead of staging it through their Q buffer and storing it by TMA; in the persistent kernel they then
+    hand Q back when their key loop ends and the loader fetches the next tile's first K/V blocks, then its
+    Q, while they finish the tile; ``output_buffer``
     (persistent Gluon forward): the same hand-back with the output tile staged in a shared buffer of its own
     and stored by TMA, the store waited for at the next tile's epilogue (32 KB more shared memory at d=128:
     two K/V slots, so with ``split_kv``); ``q_buffers`` (persistent Gluon forward): 2 gives the consumers two
@@ -226,7 +227,8 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
-         TileConfig(128, 64, 4, 3, "gluon", max_registers=80)),
+         TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
+         TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),

@@ -65,9 +65,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
     configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192
     (persistent kernel only, no ping-pong) between three of 64 rows each."""
-    for option in ("output_from_registers", "output_buffer"):
-        if getattr(config, option) and not config.persistent:
-            raise ValueError(f"{option} is an option of the persistent Gluon forward; got {config}")
+    if config.output_buffer and not config.persistent:
+        raise ValueError(f"output_buffer is an option of the persistent Gluon forward; got {config}")
     if config.output_from_registers and config.output_buffer:
         raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
     if config.q_buffers not in (1, 2) or (config.q_buffers == 2 and not config.persistent):

@@ -177,6 +177,10 @@ FORMS = {
     "Gluon, two programs per SM, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80),),
         128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),)}}),
+    "Gluon, two programs per SM, output from registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {
+            64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),),
+            128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, output_from_registers=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}

@@ -417,8 +417,9 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
                                       HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
-    if OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER:
-        gl.static_assert(PERSISTENT, "only the persistent kernel hands its Q buffer back")
+    if OUTPUT_BUFFER:
+        gl.static_assert(PERSISTENT, "an output buffer of its own is a form of the persistent kernel")
+    if PERSISTENT and (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER):
         if EARLY_Q_RELEASE:
             if own_end == 0:  # no key block ran, so none handed Q back
                 _hand_back(q_empty.index(q_index))
@@ -477,12 +478,14 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
               q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
               IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-              SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr):
-    """One consumer's half of the program's one tile."""
+              SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr, OUTPUT_FROM_REGISTERS: gl.constexpr = False):
+    """One consumer's half of the program's one tile (OUTPUT_FROM_REGISTERS: its output stored from
+    registers, not staged through Q's buffer and stored by TMA)."""
     _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0, turn, start_m * 0,
-                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV, PINGPONG)
+                   HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV, PINGPONG,
+                   OUTPUT_FROM_REGISTERS)
 
 
 @gluon.jit
@@ -634,6 +637,7 @@ def attention_forward_gluon_kernel(
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
+    OUTPUT_FROM_REGISTERS: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
@@ -653,12 +657,12 @@ def attention_forward_gluon_kernel(
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
