@@ -222,7 +222,9 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # v0.15 probes (runs 4-5, bf16, TFLOP/s): the persistent form with two sets of Q buffers led the one with
     # one set at every point (+0-4%: non-causal 1k 373 -> 386, causal 2k 332 -> 340) and replaces it; the
     # register-capped plain loop with 64-key blocks, two programs per multiprocessor (80 registers per
-    # thread), led every Gluon form at N <= 4k (non-causal 1k 418, causal 1k 299, 2k 377, 4k 403).
+    # thread), led every Gluon form at N <= 4k (non-causal 1k 418, causal 1k 299, 2k 377, 4k 403); the same
+    # storing its output from registers measured -2% to +3% against it (run 6): both are candidates. In the
+    # v0.15 grid the tuner took one of them at 18 of 20 d=64 points (the portable 64x64 kernel at causal 1k).
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2),

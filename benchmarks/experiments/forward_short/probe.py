@@ -115,6 +115,26 @@ causal 4k-8k; the plain loop within 5% of the pipelined one (the other program d
 
 First ``python -m flashio.check --skip-timing --skip-default-cases --paths "forward: Gluon, two programs per
 multiprocessor" "forward: Gluon, two programs per multiprocessor, plain loop"``.
+Outcome of run 5 (TFLOP/s, d=64 bf16; results/2026-11-30_h200_v0.15_probes/probe_fwd_short_run5.txt): correct
+(20 of 20 PASS, check_two.txt). The plain loop two programs per multiprocessor: non-causal 1k 418 (best Gluon
+form of one program per multiprocessor 386, tuned choice 390, cuDNN 436), causal 1k 299 (249 / 307 / 340),
+2k 377 (340 / 362 / 398), 4k 403 (400 / 379 / 435), 8k 422 (435 / 447 / 455). Prediction met at causal 1k
+(+20% over the best Gluon form) and non-causal 1k (+8%), below it at causal 2k (+11%), right at 4k-8k
+(within -3% to +1%); wrong about the pipelined loop, which is 5-10% slower than the plain one here (its 16 B
+of stack; the other program does the overlapping). The plain form joins the d=64 candidates.
+
+Run 6 (v0.15; probe_fwd_short_run6.txt) times the same plain form storing its output from registers (no O
+descriptor built, no TMA store and wait at the program's end: the non-persistent kernel takes
+OUTPUT_FROM_REGISTERS since v0.15), and at d=128 the non-persistent pipelined form storing from registers:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 150 python3 benchmarks/experiments/forward_short/probe.py \
+        --forms "Gluon, two programs per SM, plain loop" "Gluon, two programs per SM, output from registers"
+
+Prediction (written before the run): +2-4% at d=64 causal 1k (short programs pay most for the output
+descriptor and the store's wait), level at N >= 4k. Outcome: correct (10 of 10 PASS, check_two_out_regs.txt);
+d=64 mixed, -2% to +3% (non-causal 1k 402 -> 392, causal 1k 292 -> 290, 4k 403 -> 411, 8k 432 -> 443): within
+the run-to-run spread, so both forms are candidates; at d=128 the non-persistent form storing from registers
+is 10-14% slower than the tuned persistent one at N <= 4k (non-causal 1k 457 against 526).
 """
 
 import argparse

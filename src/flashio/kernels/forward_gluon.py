@@ -640,7 +640,11 @@ def attention_forward_gluon_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
-    of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log."""
+    of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log.
+    OUTPUT_FROM_REGISTERS: O stored from registers instead of through Q's buffer and a TMA store. Launched
+    with ``maxnreg`` = 80 and CONSUMER_REGS = 104 (d=64, 64-key blocks, plain loop) two programs share a
+    multiprocessor, so one's tile boundary (first scores and softmax, last P V product, epilogue) overlaps
+    the other's key loop: v0.15, +8-20% over the persistent forms at d=64 N <= 2k on the H200."""
     block = gl.program_id(0)
     if IS_CAUSAL:
         block = gl.num_programs(0) - 1 - block
@@ -696,8 +700,9 @@ def attention_forward_gluon_persistent_kernel(
     H200 (v0.14) correct, level with two consumers at N >= 4k and non-causal 1k, 12-26% slower at causal
     1k-2k; not tuned. ``Q_BUFFERS`` = 2: two sets of Q buffers, tiles alternating between them, so the
     loader fetches a tile's Q (before its first K/V block) while the consumers compute the previous tile;
-    ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop (both
-    prepared in v0.15)."""
+    ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop. On the
+    H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
+    (not tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
