@@ -77,6 +77,7 @@ def test_bench_interpret_writes_csv_and_json_with_environment(tmp_path):
     assert code == 0
     payload = json.loads((out / "bench.json").read_text())
     assert payload["environment"]["torch"] == torch.__version__
+    assert payload["timing"] is None  # interpreted: one wall-clock call per mode, no GPU timing method
     assert {r["system"] for r in payload["results"]} == {"flashio", "standard", "sdpa_flash"}
     header = (out / "bench.csv").read_text().splitlines()[0].split(",")
     assert {"system", "mode", "time_ms", "tflops", "status", "reason"} <= set(header)

@@ -38,6 +38,10 @@ def register(subparsers) -> None:
     parser.add_argument("--ncu", action="store_true",
                         help="also measure DRAM bytes per pass with Nsight Compute (one ncu run per point and "
                              "system; slow), when ncu is on the PATH")
+    parser.add_argument("--rounds", type=positive_int, default=1,
+                        help="time the systems of each point in this many alternate blocks of 100/ROUNDS ms "
+                             "and keep the median block (a drift of the GPU's clock then falls on all alike); "
+                             "1: one block per system, one system after the other")
     parser.add_argument("--no-progress", action="store_true")
     parser.set_defaults(handler=_bench_command, needs_kernels=False)
 
@@ -64,7 +68,7 @@ def _bench_command(args) -> int:
             return 2
 
     from flashio.bench.results import write_results
-    from flashio.bench.sweep import grid, measure_ceilings, run_sweep
+    from flashio.bench.sweep import TIMED_MS, WARMUP_MS, grid, measure_ceilings, run_sweep
 
     causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
     paddings = {"both": [False, True], "yes": [True], "no": [False]}[args.padding]
@@ -73,7 +77,7 @@ def _bench_command(args) -> int:
     if not has_gpu:
         points = [dataclasses.replace(p, hidden=min(p.hidden, 2 * p.head_dim)) for p in points]
     ceilings = measure_ceilings() if has_gpu else None
-    results = run_sweep(points, args.systems, args.modes, progress=not args.no_progress)
+    results = run_sweep(points, args.systems, args.modes, progress=not args.no_progress, rounds=args.rounds)
     if args.ncu:
         from flashio.bench.ncu import attach_dram_bytes, ncu_available
 
@@ -81,7 +85,9 @@ def _bench_command(args) -> int:
             attach_dram_bytes(results, points, progress=not args.no_progress)
         else:
             print("flashio bench: --ncu: skipped (needs a GPU and ncu on the PATH)", file=sys.stderr)
-    csv_path, json_path = write_results(results, args.out, ceilings=ceilings)
+    # How the GPU timings were taken (the interpreter's are one wall-clock call each).
+    timing = {"rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS} if has_gpu else None
+    csv_path, json_path = write_results(results, args.out, ceilings=ceilings, extra={"timing": timing})
     print(format_results(results, ceilings))
     print(f"\nwrote {csv_path} and {json_path}")
     return 0

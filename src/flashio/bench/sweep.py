@@ -2,7 +2,10 @@
 
 Timing: median of ``triton.testing.do_bench`` (CUDA events; warm-up 25 ms, 100 ms of repeats) on inputs
 of tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k tokens); compile and
-autotuning happen in an untimed first call. Backward time = (forward+backward) − forward. FLOPs follow
+autotuning happen in an untimed first call of every system before any of the point's timings. With
+``rounds`` > 1 the systems are timed in that many alternate blocks (100 ms / rounds each) and the median
+block counts, so that the GPU's clock drifting during a sweep (v0.15 measured flashio's d=128 1k forward 7%
+slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. Backward time = (forward+backward) − forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
 
@@ -167,12 +170,23 @@ def _leaves(inputs: Inputs, system_name: str) -> list[torch.Tensor]:
     return [inputs.q, inputs.k, inputs.v]
 
 
-def _measure(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
-    from triton.testing import do_bench
+@dataclass
+class _Prepared:
+    """A system ready to be timed at one point: its forward, and forward+backward if a mode needs it."""
 
+    forward: object
+    forward_backward: Optional[object]
+    leaves: list
+    memory: dict
+    error: float
+
+
+def _prepare(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> _Prepared:
+    """The untimed part of a measurement: the first call (compile, autotune, packed inputs), the error
+    against the reference, the extra memory of one forward (and forward+backward)."""
     system = SYSTEMS[system_name]
     fn = lambda: system.run(inputs)
-    out = fn()  # compile, autotune, build packed inputs: untimed
+    out = fn()
     dout = torch.randn_like(out)
     leaves = _leaves(inputs, system_name)
     error = _max_error(out, inputs, point)
@@ -180,12 +194,6 @@ def _measure(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequenc
     if need_backward:
         out.backward(dout)
     del out
-    torch.cuda.synchronize()
-    times = {"fwd": do_bench(fn, warmup=25, rep=100, return_mode="median")}
-    if need_backward:
-        times["fwdbwd"] = do_bench(lambda: fn().backward(dout), warmup=25, rep=100, return_mode="median",
-                                   grad_to_none=leaves)
-        times["bwd"] = times["fwdbwd"] - times["fwd"]
     memory = {}
     for mode in ("fwd", "fwdbwd") if need_backward else ("fwd",):
         for leaf in leaves:
@@ -200,7 +208,51 @@ def _measure(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequenc
         memory[mode] = (torch.cuda.max_memory_allocated() - before) / 1e9
         del result
     memory["bwd"] = memory.get("fwdbwd", math.nan)
-    return {"times": times, "memory": memory, "error": error}
+    for leaf in leaves:
+        leaf.grad = None
+    forward_backward = (lambda: fn().backward(dout)) if need_backward else None
+    return _Prepared(fn, forward_backward, leaves, memory, error)
+
+
+# The timing of one point: ``rounds`` alternate blocks over the systems, each block ``TIMED_MS`` / rounds
+# of repeats after a warm-up of ``WARMUP_MS`` / rounds (at least 5 ms), the median over the blocks. With
+# one round (the default) every system is timed in one block, one system after the other, as up to v0.15.
+WARMUP_MS = 25
+TIMED_MS = 100
+
+
+def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
+    """({system: {mode: ms}}, {system: failure}): forward, and forward+backward, of every prepared system in
+    ``rounds`` alternate blocks (so that a drift of the GPU's clock within the sweep falls on all systems
+    alike), the median of the blocks; backward = forward+backward - forward. A system whose timing raises
+    is left out of the later rounds and reported with its failure; the others go on."""
+    from triton.testing import do_bench
+
+    warmup, rep = max(5, WARMUP_MS // rounds), max(5, TIMED_MS // rounds)
+    blocks = {name: {"fwd": [], "fwdbwd": []} for name in prepared}
+    failed: dict[str, str] = {}
+    for _ in range(rounds):
+        for name, p in prepared.items():  # do_bench synchronises before it times
+            if name in failed:
+                continue
+            try:
+                blocks[name]["fwd"].append(do_bench(p.forward, warmup=warmup, rep=rep, return_mode="median"))
+                if p.forward_backward is not None:
+                    blocks[name]["fwdbwd"].append(do_bench(p.forward_backward, warmup=warmup, rep=rep,
+                                                           return_mode="median", grad_to_none=p.leaves))
+            except torch.cuda.OutOfMemoryError:
+                failed[name] = "out of GPU memory while timing"
+            except Exception as exc:  # recorded, not fatal: the other systems still run
+                failed[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    times = {}
+    for name, timed in blocks.items():
+        if name in failed:
+            continue
+        times[name] = {"fwd": statistics.median(timed["fwd"])}
+        if timed["fwdbwd"]:
+            times[name]["fwdbwd"] = statistics.median(timed["fwdbwd"])
+            times[name]["bwd"] = times[name]["fwdbwd"] - times[name]["fwd"]
+    return times, failed
 
 
 def _measure_on_cpu(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
@@ -244,9 +296,14 @@ def run_sweep(
     modes: Sequence[str] = MODES,
     progress: bool = True,
     device: Optional[str] = None,
+    rounds: int = 1,
 ) -> list[BenchResult]:
     """Measure every system at every point. A system that cannot run a point (unsupported, out of
-    memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on."""
+    memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on. On a GPU
+    every system's first call (compile, autotune) comes before any timing of the point, and the timing
+    runs in ``rounds`` alternate blocks over the systems (``_time_in_rounds``)."""
+    if not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
     points = list(points)
     for name in systems:
         if name not in SYSTEMS:
@@ -261,6 +318,7 @@ def run_sweep(
         inputs = _make_inputs(point, device)
         measured: dict[str, dict] = {}
         reasons: dict[str, tuple[str, str]] = {}
+        prepared: dict[str, _Prepared] = {}
         for name in systems:
             bar.step(f"{name} {point.label()}")
             reason = SYSTEMS[name].reason_not_runnable(inputs)
@@ -268,9 +326,12 @@ def run_sweep(
                 reasons[name] = ("skipped", reason)
                 continue
             try:
-                measure = _measure if device == "cuda" else _measure_on_cpu
                 known = set(configs.cached_choices())
-                measured[name] = measure(name, inputs, point, modes)
+                if device == "cuda":
+                    prepared[name] = _prepare(name, inputs, point, modes)
+                    measured[name] = {"memory": prepared[name].memory, "error": prepared[name].error}
+                else:
+                    measured[name] = _measure_on_cpu(name, inputs, point, modes)
                 new = [(key, choice) for key, choice in configs.cached_choices().items() if key not in known]
                 measured[name]["tiles"] = "; ".join(f"{key[0]}={describe_choice(choice, key[0])}" for key, choice in new)
                 measured[name]["tuning"] = " | ".join(filter(None, (describe_timings(key) for key, _ in new)))
@@ -283,6 +344,18 @@ def run_sweep(
                     leaf.grad = None
                 if device == "cuda":
                     torch.cuda.empty_cache()
+            if name in reasons:
+                prepared.pop(name, None)
+                measured.pop(name, None)
+        if prepared:
+            timed, failed = _time_in_rounds(prepared, rounds)
+            for name, times in timed.items():
+                measured[name]["times"] = times
+            for name, failure in failed.items():
+                reasons[name] = ("failed", failure)
+                measured.pop(name, None)
+            prepared.clear()
+            torch.cuda.empty_cache()
         for name in systems:
             for mode in modes:
                 row = BenchResult(name, mode, point.seqlen, point.head_dim, point.resolved_batch,
