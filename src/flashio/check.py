@@ -296,6 +296,23 @@ def forced_paths() -> dict:
         "forward: Gluon, two programs per multiprocessor, output from registers": gluon_forward(
             TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),
             replace(pipelined, output_from_registers=True), persistent_d256),
+        # The pipelined loop running on across tiles (v0.15, prepared, not yet run): with two Q sets (d=128
+        # beside two K/V slots with separate barriers), with one Q set (three slots), and with 64-key blocks
+        # (two Q sets beside five slots at d=128); d=256 with one Q set beside its two separate slots.
+        "forward: Gluon, persistent, across tiles": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, across_tiles=True),
+            replace(persistent, num_stages=2, split_kv=True, output_from_registers=True, q_buffers=2,
+                    across_tiles=True),
+            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
+        "forward: Gluon, persistent, across tiles, one Q set": gluon_forward(
+            replace(persistent, output_from_registers=True, across_tiles=True),
+            replace(persistent, output_from_registers=True, across_tiles=True),
+            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
+        "forward: Gluon, persistent, across tiles, 64-key blocks": gluon_forward(
+            replace(persistent, block_n=64, num_stages=4, output_from_registers=True, q_buffers=2, across_tiles=True),
+            replace(persistent, block_n=64, num_stages=5, output_from_registers=True, q_buffers=2,
+                    across_tiles=True),
+            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -66,7 +66,9 @@ class TileConfig:
     they compute this one (16 KB more shared memory per set at d=128: with ``split_kv`` there);
     ``early_q_release`` (persistent pipelined Gluon forward storing its output from registers or its own
     buffer): Q handed back once the tile's last score product has read it, before that block's softmax,
-    its P V product and the epilogue.
+    its P V product and the epilogue; ``across_tiles`` (persistent pipelined Gluon forward storing from
+    registers): the pipelined loop runs on across tiles, a tile's last P V product issued with the next
+    tile's first score product and the epilogue after the next tile's first softmax.
     """
 
     block_m: int
@@ -90,6 +92,7 @@ class TileConfig:
     output_buffer: bool = False
     q_buffers: int = 1
     early_q_release: bool = False
+    across_tiles: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -71,6 +71,11 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
     if config.q_buffers not in (1, 2) or (config.q_buffers == 2 and not config.persistent):
         raise ValueError(f"q_buffers is 1, or 2 in the persistent Gluon forward; got {config}")
+    if config.across_tiles and not (config.persistent and config.pipelined and config.output_from_registers
+                                    and not (config.pingpong or config.early_q_release or config.output_buffer)
+                                    and config.block_m == 128):
+        raise ValueError(f"across_tiles is an option of the persistent pipelined two-consumer Gluon forward "
+                         f"storing its output from registers (no ping-pong, no early Q release); got {config}")
     if config.early_q_release and not (config.persistent and config.pipelined
                                        and (config.output_from_registers or config.output_buffer)):
         raise ValueError(f"early_q_release is an option of the persistent pipelined Gluon forward whose Q buffer "
@@ -92,7 +97,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"OUTPUT_BUFFER": True} if config.output_buffer else {}),
                 **({"CONSUMERS": 3} if consumers == 3 else {}),
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
-                **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}))
+                **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
+                **({"ACROSS_TILES": True} if config.across_tiles else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

@@ -211,9 +211,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # consumer thread the causal compile keeps 32 B of stack with the pipelined loop, 8 B with the plain one.
     # Since v0.14 the survey takes every persistent form of flashio.check's forced paths too (ping-pong and
     # separate K/V slots at d=64-256: 8-64 B). v0.15's forms (Q handed back early, two sets of Q buffers, both)
-    # keep those bounds; two sets at d=128 take 193 KB beside two K/V slots.
+    # keep those bounds; two sets at d=128 take 193 KB beside two K/V slots. The loop across tiles (v0.15,
+    # prepared) carries a tile's state into the next: 0-48 B at d=64 and d=128, 72 B in the causal d=256
+    # compile (its 64x256 accumulator and the previous tile's coordinates).
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 25
+    assert len(rows) == 32
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
-        assert row["stack"] <= 64, row
+        assert row["stack"] <= (72 if "across-tiles" in row["label"] and "d=256" in row["label"] else 64), row

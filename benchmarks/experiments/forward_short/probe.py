@@ -135,6 +135,23 @@ descriptor and the store's wait), level at N >= 4k. Outcome: correct (10 of 10 P
 d=64 mixed, -2% to +3% (non-causal 1k 402 -> 392, causal 1k 292 -> 290, 4k 403 -> 411, 8k 432 -> 443): within
 the run-to-run spread, so both forms are candidates; at d=128 the non-persistent form storing from registers
 is 10-14% slower than the tuned persistent one at N <= 4k (non-causal 1k 457 against 526).
+
+Run 7 (prepared after the device time was spent; not yet run) times the persistent loop running on across
+tiles (``across_tiles``): a tile's last P V product issued with the next tile's first score product, the
+next tile's first softmax while it runs, the finished tile's epilogue after. Compiled for sm_90a on the CPU
+(stack non-causal / causal): d=128 two Q sets beside two separate K/V slots 0 / 48 B (193 KB), one Q set
+beside three slots 0 / 8 B (225 KB), two Q sets beside five 64-key slots 0 / 24 B; d=64 two Q sets 8 / 8 B.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_short/probe.py \
+        --forms "Gluon persistent, output from registers" "Gluon persistent, across tiles" \
+        "Gluon persistent, across tiles, one Q set" "Gluon persistent, across tiles, 64-key blocks"
+
+First ``python -m flashio.check --skip-timing --skip-default-cases --paths "forward: Gluon, persistent, across
+tiles" "forward: Gluon, persistent, across tiles, one Q set" "forward: Gluon, persistent, across tiles, 64-key
+blocks"`` (its cases include rows that see no key and tiles with a consumer's block skipped). Prediction: the
+boundary then costs its epilogue only, recovering 0.5-1 of the 1.5-1.9 block-times per tile: d=128
+non-causal 1k +6-12% over the one-Q-set form without it (533 in run 4), causal 1k-2k +8-15%, +-3% at N >= 8k;
+with one Q set the next tile's Q arrives a HBM latency after the hand-back, so about half of that; d=64 +3-6%.
 """
 
 import argparse
@@ -201,6 +218,19 @@ FORMS = {
         "FORWARD_GLUON_CANDIDATES": {
             64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),),
             128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, output_from_registers=True),)}}),
+    # v0.15 (prepared after the device time was spent, not yet run): the pipelined loop across tiles.
+    "Gluon persistent, across tiles": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                        q_buffers=2, across_tiles=True),),
+        128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                         split_kv=True, q_buffers=2, across_tiles=True),)}}),
+    "Gluon persistent, across tiles, one Q set": gluon(persistent=True, output_from_registers=True,
+                                                       across_tiles=True),
+    "Gluon persistent, across tiles, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                        q_buffers=2, across_tiles=True),),
+        128: (TileConfig(128, 64, 4, 5, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                         q_buffers=2, across_tiles=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}

@@ -177,6 +177,7 @@ def surveyed():
             (" split-kv" if config.split_kv else "") + (" pingpong" if config.pingpong else "") + \
             (" out-regs" if config.output_from_registers else "") + (" out-smem" if config.output_buffer else "") + \
             (" q2" if config.q_buffers == 2 else "") + (" early-q" if config.early_q_release else "") + \
+            (" across-tiles" if config.across_tiles else "") + \
             (" 192-row" if config.block_m == 192 else "") + (f" r{config.max_registers}" if config.max_registers else "")
         rows.append((f"forward gluon{form} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))

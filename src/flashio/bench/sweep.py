@@ -114,7 +114,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" pipelined" if choice.pipelined else "") + \
         (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "") + \
         (" out-regs" if choice.output_from_registers else "") + (" out-smem" if choice.output_buffer else "") + \
-        (" q2" if choice.q_buffers == 2 else "") + (" early-q" if choice.early_q_release else "")
+        (" q2" if choice.q_buffers == 2 else "") + (" early-q" if choice.early_q_release else "") + \
+        (" across-tiles" if choice.across_tiles else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

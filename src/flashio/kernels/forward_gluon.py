@@ -353,6 +353,32 @@ def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N:
 
 
 @gluon.jit
+def _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q, acc, m_i, l_i,
+                     o_layout: gl.constexpr):
+    """A finished row block: stores LSE = (m + log2 l) / log2(e) (natural log; -inf for rows that saw no
+    key) and returns O = acc / l (0 for those rows) in float32."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    empty = l_i == 0.0
+    l_safe = gl.where(empty, 1.0, l_i)
+    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
+    gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
+             mask=rows < seqlen_q)
+    return acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+
+
+@gluon.jit
+def _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM: gl.constexpr,
+                o_layout: gl.constexpr):
+    """O's rows ``rows`` of (batch, head) from registers (the accumulator's layout: each thread's column
+    pairs), rows past the end of the queries masked."""
+    out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
+    columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
+    gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
+             out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
+
+
+@gluon.jit
 def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, turn, turn_it,
@@ -436,6 +462,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
             mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
 
+    # The epilogue written out here rather than through _normalised_rows / _store_rows: those helpers order
+    # the index arithmetic differently, and the SASS of the forms measured on the GPU stays as it was.
     empty = l_i == 0.0
     l_safe = gl.where(empty, 1.0, l_i)
     lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
@@ -582,6 +610,166 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 
 
 @gluon.jit
+def _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES: gl.constexpr,
+                       SPLIT_KV: gl.constexpr):
+    """O += P V for a tile's last key block (ring position ``last_it``), waited, and the block's V slot (or
+    whole slot) released. Returns O."""
+    last = last_it % NUM_STAGES
+    if SPLIT_KV:
+        mbarrier.wait(kv_ready.index(NUM_STAGES + last), (last_it // NUM_STAGES) & 1)
+    acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
+    else:
+        mbarrier.arrive(kv_empty.index(last))
+    return acc
+
+
+@gluon.jit
+def _persistent_consumer_across_tiles(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                      seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                      q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                      HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+                                      HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr,
+                                      SPLIT_KV: gl.constexpr, Q_BUFFERS: gl.constexpr, CONSUMERS: gl.constexpr):
+    """One consumer's row block of every tile of this program, the pipelined loop running on across tiles:
+    a tile's last P V product is issued together with the next tile's first score product, the next tile's
+    first softmax runs while it is on the tensor cores, and the finished tile's epilogue (LSE, O / l stored
+    from registers) follows. With one program per multiprocessor both consumers otherwise cross every tile
+    boundary with the tensor cores idle (v0.15: 1.5-1.9 block-times per tile at d=128). The previous tile's
+    state (O, its last P, m, l, where its rows are) is carried in ``pending``; a tile whose rows see no key
+    (``own_end`` = 0) first finishes the pending one. Waiting for the next tile's first K block while the
+    previous tile's last block still holds its slot is safe: a consumer skips at most one block of a tile
+    (the other consumer's diagonal, 64 rows), so that K block's slot was freed two ring positions earlier
+    (three slots, or K and V slots of their own)."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    row_layout: gl.constexpr = gl.SliceLayout(1, s_layout)
+    causal_shift = seqlen_k - seqlen_q
+    qk_scale = softmax_scale * LOG2E
+    num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
+    it = num_blocks * 0
+    tile_iter = num_blocks * 0
+    pending = num_blocks * 0  # 1 while the previous tile's last P V product and epilogue are outstanding
+    last_it = num_blocks * 0  # ring position of that product's V block
+    prev_first = num_blocks * 0
+    prev_batch = num_blocks * 0
+    prev_head = num_blocks * 0
+    acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
+    p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
+    m_i = gl.full([ROWS], float("-inf"), gl.float32, row_layout)
+    l_i = gl.zeros([ROWS], gl.float32, row_layout)
+    for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
+        for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
+            block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
+            start_m = block * CONSUMERS * ROWS
+            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+            first = start_m + HALF * ROWS
+            rows = first + gl.arange(0, ROWS, layout=row_layout)
+            unmasked_end, own_end = _own_keys(first, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N, IS_CAUSAL)
+            q_index = tile_iter % Q_BUFFERS * CONSUMERS + HALF
+            q_buf = q_smem.index(q_index)
+            mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
+            m_fresh = gl.full([ROWS], float("-inf"), gl.float32, row_layout)
+            l_fresh = gl.zeros([ROWS], gl.float32, row_layout)
+            if own_end > 0:
+                # Block 0 of this tile (masked: a mask is correct for any block), and the previous tile's
+                # last P V product beside it when one is pending.
+                slot = it % NUM_STAGES
+                mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+                if pending > 0:
+                    last = last_it % NUM_STAGES
+                    if SPLIT_KV:
+                        mbarrier.wait(kv_ready.index(NUM_STAGES + last), (last_it // NUM_STAGES) & 1)
+                    s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)),
+                                      gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+                    acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
+                    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # in order: the score product is done
+                    if SPLIT_KV:
+                        mbarrier.arrive(kv_empty.index(slot))
+                    p_first, _, m_new, l_new = _online_softmax(s, m_fresh, l_fresh, rows, 0, seqlen_k, causal_shift,
+                                                               qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
+                    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+                    if SPLIT_KV:
+                        mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
+                    else:
+                        mbarrier.arrive(kv_empty.index(last))
+                    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
+                                           prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i,
+                                           l_i, o_layout)
+                    _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
+                                prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+                else:
+                    s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)),
+                                      gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+                    s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+                    if SPLIT_KV:
+                        mbarrier.arrive(kv_empty.index(slot))
+                    p_first, _, m_new, l_new = _online_softmax(s, m_fresh, l_fresh, rows, 0, seqlen_k, causal_shift,
+                                                               qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
+                p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
+                m_i = m_new
+                l_i = l_new
+                acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
+                it += 1
+                turn_it = it * 0
+                for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
+                    acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p,
+                                                                m_i, l_i, rows, start_n, seqlen_k, causal_shift,
+                                                                qk_scale, q_ready, turn_it, False, IS_CAUSAL, ROWS,
+                                                                BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV,
+                                                                HALF, False)
+                    it += 1
+                for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
+                    acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p,
+                                                                m_i, l_i, rows, start_n, seqlen_k, causal_shift,
+                                                                qk_scale, q_ready, turn_it, True, IS_CAUSAL, ROWS,
+                                                                BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV,
+                                                                HALF, False)
+                    it += 1
+                _hand_back(q_empty.index(q_index))  # the tile's score products are done: its Q may be replaced
+                last_it = it - 1
+                pending = it * 0 + 1
+                prev_first = first
+                prev_batch = batch
+                prev_head = head
+            else:
+                # No key is visible to these rows: finish the pending tile, then this one is O = 0, LSE = -inf.
+                if pending > 0:
+                    acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
+                    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
+                                           prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i,
+                                           l_i, o_layout)
+                    _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
+                                prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+                _hand_back(q_empty.index(q_index))
+                out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q,
+                                       gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout), m_fresh, l_fresh, o_layout)
+                _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM, o_layout)
+                pending = it * 0
+            for start_n in range(own_end, end_n, BLOCK_N):  # the other consumer's blocks: nothing visible here
+                slot = it % NUM_STAGES
+                mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+                mbarrier.arrive(kv_empty.index(slot))
+                if SPLIT_KV:
+                    mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
+                    mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
+                it += 1
+            tile_iter += 1
+    if pending > 0:
+        acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
+        out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
+                               prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i, l_i, o_layout)
+        _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
+                    prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+
+
+@gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
                     OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
@@ -687,7 +875,7 @@ def attention_forward_gluon_persistent_kernel(
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
-    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
+    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False, ACROSS_TILES: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -704,6 +892,9 @@ def attention_forward_gluon_persistent_kernel(
     H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
     (not tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
+    gl.static_assert(not ACROSS_TILES or (PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and CONSUMERS == 2
+                                          and not EARLY_Q_RELEASE and not OUTPUT_BUFFER),
+                     "the loop across tiles is a form of the pipelined two-consumer loop storing from registers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
@@ -712,7 +903,25 @@ def attention_forward_gluon_persistent_kernel(
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
 
-    if CONSUMERS == 3:
+    if ACROSS_TILES:
+        gl.warp_specialize([
+            (_persistent_consumer_across_tiles, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
+                                                 stride_lm, seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                                 0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, Q_BUFFERS,
+                                                 CONSUMERS)),
+            (_persistent_consumer_across_tiles, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
+                                                 stride_lm, seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                                 1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, Q_BUFFERS,
+                                                 CONSUMERS)),
+            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
+                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                                  Q_BUFFERS)),
+        ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
+    elif CONSUMERS == 3:
         gl.warp_specialize([
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
