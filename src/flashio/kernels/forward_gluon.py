@@ -353,6 +353,23 @@ def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N:
 
 
 @gluon.jit
+def _release_unread(kv_ready, kv_empty, start, end, it, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr,
+                    SPLIT_KV: gl.constexpr):
+    """Key blocks [start, end) that none of this consumer's rows sees (the other consumer's diagonal):
+    each slot waited for and released unread, so the ring's phases stay in step. Returns the ring position
+    after them."""
+    for start_n in range(start, end, BLOCK_N):
+        slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        mbarrier.arrive(kv_empty.index(slot))
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
+            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
+        it += 1
+    return it
+
+
+@gluon.jit
 def _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q, acc, m_i, l_i,
                      o_layout: gl.constexpr):
     """A finished row block: stores LSE = (m + log2 l) / log2(e) (natural log; -inf for rows that saw no
@@ -453,6 +470,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
             _hand_back(q_empty.index(q_index))  # every warp's score products have read Q: the next tile's may land
     else:
         gl.static_assert(not EARLY_Q_RELEASE, "Q is handed back early only when it does not stage the output")
+    # Written out here, not through _release_unread, for the same reason as the epilogue below.
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -752,14 +770,7 @@ def _persistent_consumer_across_tiles(O, LSE, stride_ob, stride_oh, stride_om, s
                                        gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout), m_fresh, l_fresh, o_layout)
                 _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM, o_layout)
                 pending = it * 0
-            for start_n in range(own_end, end_n, BLOCK_N):  # the other consumer's blocks: nothing visible here
-                slot = it % NUM_STAGES
-                mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-                mbarrier.arrive(kv_empty.index(slot))
-                if SPLIT_KV:
-                    mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
-                    mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
-                it += 1
+            it = _release_unread(kv_ready, kv_empty, own_end, end_n, it, BLOCK_N, NUM_STAGES, SPLIT_KV)
             tile_iter += 1
     if pending > 0:
         acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
