@@ -120,7 +120,7 @@ Outcome of run 5 (TFLOP/s, d=64 bf16; results/2026-11-30_h200_v0.15_probes/probe
 form of one program per multiprocessor 386, tuned choice 390, cuDNN 436), causal 1k 299 (249 / 307 / 340),
 2k 377 (340 / 362 / 398), 4k 403 (400 / 379 / 435), 8k 422 (435 / 447 / 455). Prediction met at causal 1k
 (+20% over the best Gluon form) and non-causal 1k (+8%), below it at causal 2k (+11%), right at 4k-8k
-(within -3% to +1%); wrong about the pipelined loop, which is 5-10% slower than the plain one here (its 16 B
+(within -3% to +1%); wrong about the pipelined loop, which is 0-9% slower than the plain one here (its 16 B
 of stack; the other program does the overlapping). The plain form joins the d=64 candidates.
 
 Run 6 (v0.15; probe_fwd_short_run6.txt) times the same plain form storing its output from registers (no O
