@@ -58,7 +58,9 @@ def gluon_forward_consumer_registers(program_registers: int) -> int:
     per thread (``TileConfig.max_registers``): the loader's warpgroup gives up all but 24 of its own, the two
     consumer warpgroups share the rest, rounded down to the multiple of 8 that ``setmaxnreg`` takes.
     (12 x 32 x cap = 2 x 128 x consumer + 128 x 24; a larger request would never be granted: a hang.)"""
-    return (12 * program_registers - 4 * FUSED_WORKER_REGISTERS) // 8 // 8 * 8
+    consumer_warps, loader_warpgroup_warps = 8, 4
+    per_consumer_thread = (12 * program_registers - loader_warpgroup_warps * FUSED_WORKER_REGISTERS) // consumer_warps
+    return per_consumer_thread // 8 * 8
 
 
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:

@@ -140,7 +140,7 @@ Run 7 (prepared after the device time was spent; not yet run) times the persiste
 tiles (``across_tiles``): a tile's last P V product issued with the next tile's first score product, the
 next tile's first softmax while it runs, the finished tile's epilogue after. Compiled for sm_90a on the CPU
 (stack non-causal / causal): d=128 two Q sets beside two separate K/V slots 0 / 48 B (193 KB), one Q set
-beside three slots 0 / 8 B (225 KB), two Q sets beside five 64-key slots 0 / 24 B; d=64 two Q sets 8 / 8 B.
+beside three slots 0 / 8 B (225 KB), two Q sets beside five 64-key slots 0 / 24 B; d=64 two Q sets 0 / 8 B.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_short/probe.py \
         --forms "Gluon persistent, output from registers" "Gluon persistent, across tiles" \

@@ -5,7 +5,8 @@ of tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k 
 autotuning happen in an untimed first call of every system before any of the point's timings. With
 ``rounds`` > 1 the systems are timed in that many alternate blocks (100 ms / rounds each) and the median
 block counts, so that the GPU's clock drifting during a sweep (v0.15 measured flashio's d=128 1k forward 7%
-slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. Backward time = (forward+backward) − forward. FLOPs follow
+slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. Backward time = (forward+backward)
+− forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
 
@@ -21,7 +22,7 @@ import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 import torch
 
@@ -175,8 +176,8 @@ def _leaves(inputs: Inputs, system_name: str) -> list[torch.Tensor]:
 class _Prepared:
     """A system ready to be timed at one point: its forward, and forward+backward if a mode needs it."""
 
-    forward: object
-    forward_backward: Optional[object]
+    forward: Callable[[], object]
+    forward_backward: Optional[Callable[[], object]]
     leaves: list
     memory: dict
     error: float
@@ -215,9 +216,14 @@ def _prepare(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequenc
     return _Prepared(fn, forward_backward, leaves, memory, error)
 
 
+def _failure(exc: Exception) -> str:
+    """A system's failure as recorded in its result: the exception's type and first line."""
+    return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+
+
 # The timing of one point: ``rounds`` alternate blocks over the systems, each block ``TIMED_MS`` / rounds
 # of repeats after a warm-up of ``WARMUP_MS`` / rounds (at least 5 ms), the median over the blocks. With
-# one round (the default) every system is timed in one block, one system after the other, as up to v0.15.
+# one round (the default) every system is timed in one block of TIMED_MS, one system after the other.
 WARMUP_MS = 25
 TIMED_MS = 100
 
@@ -244,7 +250,7 @@ def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
             except torch.cuda.OutOfMemoryError:
                 failed[name] = "out of GPU memory while timing"
             except Exception as exc:  # recorded, not fatal: the other systems still run
-                failed[name] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+                failed[name] = _failure(exc)
     times = {}
     for name, timed in blocks.items():
         if name in failed:
@@ -339,7 +345,7 @@ def run_sweep(
             except torch.cuda.OutOfMemoryError:
                 reasons[name] = ("failed", "out of GPU memory")
             except Exception as exc:  # recorded, not fatal: the other systems still run
-                reasons[name] = ("failed", f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}")
+                reasons[name] = ("failed", _failure(exc))
             finally:
                 for leaf in [inputs.q, inputs.k, inputs.v]:
                     leaf.grad = None

@@ -628,6 +628,17 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 
 
 @gluon.jit
+def _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, batch, head,
+                         first, seqlen_q, acc, m_i, l_i, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr,
+                         row_layout: gl.constexpr, o_layout: gl.constexpr):
+    """LSE and O = acc / l of the ROWS query rows from ``first`` of (batch, head), stored from registers."""
+    rows = first + gl.arange(0, ROWS, layout=row_layout)
+    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q, acc, m_i, l_i,
+                           o_layout)
+    _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM, o_layout)
+
+
+@gluon.jit
 def _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES: gl.constexpr,
                        SPLIT_KV: gl.constexpr):
     """O += P V for a tile's last key block (ring position ``last_it``), waited, and the block's V slot (or
@@ -717,11 +728,9 @@ def _persistent_consumer_across_tiles(O, LSE, stride_ob, stride_oh, stride_om, s
                         mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
                     else:
                         mbarrier.arrive(kv_empty.index(last))
-                    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
-                                           prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i,
-                                           l_i, o_layout)
-                    _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
-                                prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+                    _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                         prev_batch, prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM,
+                                         row_layout, o_layout)
                 else:
                     s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)),
                                       gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
@@ -760,24 +769,20 @@ def _persistent_consumer_across_tiles(O, LSE, stride_ob, stride_oh, stride_om, s
                 # No key is visible to these rows: finish the pending tile, then this one is O = 0, LSE = -inf.
                 if pending > 0:
                     acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
-                    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
-                                           prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i,
-                                           l_i, o_layout)
-                    _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
-                                prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+                    _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                         prev_batch, prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM,
+                                         row_layout, o_layout)
                 _hand_back(q_empty.index(q_index))
-                out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q,
-                                       gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout), m_fresh, l_fresh, o_layout)
-                _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM, o_layout)
+                _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, batch,
+                                     head, first, seqlen_q, gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout), m_fresh,
+                                     l_fresh, ROWS, HEAD_DIM, row_layout, o_layout)
                 pending = it * 0
             it = _release_unread(kv_ready, kv_empty, own_end, end_n, it, BLOCK_N, NUM_STAGES, SPLIT_KV)
             tile_iter += 1
     if pending > 0:
         acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
-        out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, prev_batch, prev_head,
-                               prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, acc, m_i, l_i, o_layout)
-        _store_rows(O, stride_ob, stride_oh, stride_om, prev_batch, prev_head,
-                    prev_first + gl.arange(0, ROWS, layout=row_layout), seqlen_q, out, HEAD_DIM, o_layout)
+        _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, prev_batch,
+                             prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM, row_layout, o_layout)
 
 
 @gluon.jit
@@ -914,6 +919,8 @@ def attention_forward_gluon_persistent_kernel(
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
 
+    # The partitions' argument lists are written out in full: Gluon 3.6 passes a tuple built in the kernel
+    # to a partition as run-time values, and the constexprs in it would stop being constexprs.
     if ACROSS_TILES:
         gl.warp_specialize([
             (_persistent_consumer_across_tiles, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
