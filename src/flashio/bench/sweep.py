@@ -5,8 +5,11 @@ of tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k 
 autotuning happen in an untimed first call of every system before any of the point's timings. With
 ``rounds`` > 1 the systems are timed in that many alternate blocks (100 ms / rounds each) and the median
 block counts, so that the GPU's clock drifting during a sweep (v0.15 measured flashio's d=128 1k forward 7%
-slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. Backward time = (forward+backward)
-− forward. FLOPs follow
+slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. With ``interleave`` the systems
+are timed call by call in turn, each call with its own CUDA events and the L2 flushed before it, the median
+call kept: the H200's clock follows the power draw within tens of milliseconds, so blocks timed one after
+the other inherit the clock the previous system left (``_time_interleaved``). Backward time =
+(forward+backward) − forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
 
@@ -262,6 +265,101 @@ def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
     return times, failed
 
 
+class _CudaEventTimer:
+    """Times one call at a time on the current stream with a pair of CUDA events, the L2 cache flushed
+    before each call as ``triton.testing.do_bench`` does (a 256 MB memset: at the bench's sizes a call
+    then reads its inputs from HBM, as in a model's layer). Calls are queued; ``read`` synchronises once."""
+
+    def __init__(self):
+        self.flush_buffer = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+
+    def time(self, fn: Callable[[], object], leaves: list) -> tuple:
+        for leaf in leaves:  # a backward accumulates into .grad otherwise (do_bench's grad_to_none)
+            leaf.grad = None
+        self.flush_buffer.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        return start, end
+
+    def read(self, handles: list) -> list[float]:
+        torch.cuda.synchronize()
+        return [start.elapsed_time(end) for start, end in handles]
+
+
+# Interleaved timing: at least this many timed calls of every system per mode (a median of fewer says little),
+# at most this many warm-up and this many timed passes (a 0.01 ms call would otherwise queue ten thousand).
+INTERLEAVED_MIN_CALLS = 10
+INTERLEAVED_MAX_CALLS = 1000
+
+
+def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
+    """({system: {mode: ms}}, {system: failure}): every system's forward, then every system's
+    forward+backward, timed call by call in turn (system a, b, c, a, b, c, ... with the order rotated by
+    one each pass), the median call per system; backward = forward+backward - forward.
+
+    Why: the H200's SM clock follows the board's power draw within tens of milliseconds (drift.py, v0.16:
+    1980 MHz for the first ~50 ms of a 1k forward, then 1650-1730 MHz at the 700 W limit), so a block of
+    100 ms timed after another system's block inherits the clock that system left behind: the same
+    kernels, timed in one 100 ms block each or in five alternate 20 ms blocks, moved cuDNN's d=128 1k
+    forward from 546 to 594 TFLOP/s. Calls interleaved one by one run at the same clock on average.
+
+    Warm-up: whole passes for about WARMUP_MS; the number of timed passes makes the slowest system's
+    calls add up to about TIMED_MS (between INTERLEAVED_MIN_CALLS and INTERLEAVED_MAX_CALLS). A system
+    whose call raises is left out from then on and reported with its failure; the others go on."""
+    timer = timer if timer is not None else _CudaEventTimer()
+    times: dict[str, dict] = {name: {} for name in prepared}
+    failed: dict[str, str] = {}
+    for mode in ("fwd", "fwdbwd"):
+        calls = {name: p.forward if mode == "fwd" else p.forward_backward for name, p in prepared.items()
+                 if name not in failed and (mode == "fwd" or p.forward_backward is not None)}
+        leaves = {name: prepared[name].leaves for name in calls}
+        estimate: dict[str, float] = {}
+        for name in list(calls):  # three calls each: a first estimate of the call's time
+            try:
+                estimate[name] = statistics.median(timer.read([timer.time(calls[name], leaves[name])
+                                                               for _ in range(3)]))
+            except torch.cuda.OutOfMemoryError:
+                failed[name] = "out of GPU memory while timing"
+            except Exception as exc:  # recorded, not fatal: the other systems still run
+                failed[name] = _failure(exc)
+            if name in failed:
+                del calls[name]
+        if not calls:
+            continue
+        pass_ms = max(sum(estimate[name] for name in calls), 1e-3)
+        slowest_ms = max(max(estimate[name] for name in calls), 1e-3)
+        warmup_passes = min(INTERLEAVED_MAX_CALLS, max(1, math.ceil(WARMUP_MS / pass_ms)))
+        timed_passes = min(INTERLEAVED_MAX_CALLS, max(INTERLEAVED_MIN_CALLS, math.ceil(TIMED_MS / slowest_ms)))
+        handles: dict[str, list] = {name: [] for name in calls}
+        names = list(calls)
+        for index in range(warmup_passes + timed_passes):
+            shift = index % len(names)
+            for name in names[shift:] + names[:shift]:
+                if name in failed:
+                    continue
+                try:
+                    handle = timer.time(calls[name], leaves[name])
+                except torch.cuda.OutOfMemoryError:
+                    failed[name] = "out of GPU memory while timing"
+                    continue
+                except Exception as exc:
+                    failed[name] = _failure(exc)
+                    continue
+                if index >= warmup_passes:
+                    handles[name].append(handle)
+        for name in names:
+            if name in failed:
+                times.pop(name, None)
+                continue
+            times[name][mode] = statistics.median(timer.read(handles[name]))
+    for name, measured in times.items():
+        if "fwdbwd" in measured:
+            measured["bwd"] = measured["fwdbwd"] - measured["fwd"]
+    return {name: measured for name, measured in times.items() if name not in failed}, failed
+
+
 def _measure_on_cpu(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
     """The interpreter path: wall-clock time of one call (the interpreter's speed means nothing)."""
     system = SYSTEMS[system_name]
@@ -304,13 +402,17 @@ def run_sweep(
     progress: bool = True,
     device: Optional[str] = None,
     rounds: int = 1,
+    interleave: bool = False,
 ) -> list[BenchResult]:
     """Measure every system at every point. A system that cannot run a point (unsupported, out of
     memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on. On a GPU
     every system's first call (compile, autotune) comes before any timing of the point, and the timing
-    runs in ``rounds`` alternate blocks over the systems (``_time_in_rounds``)."""
+    runs in ``rounds`` alternate blocks over the systems (``_time_in_rounds``), or with ``interleave`` call
+    by call in turn (``_time_interleaved``)."""
     if not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
+    if interleave and rounds != 1:
+        raise ValueError(f"rounds: interleaved timing takes no rounds (it alternates call by call), got {rounds}")
     points = list(points)
     for name in systems:
         if name not in SYSTEMS:
@@ -355,7 +457,7 @@ def run_sweep(
                 prepared.pop(name, None)
                 measured.pop(name, None)
         if prepared:
-            timed, failed = _time_in_rounds(prepared, rounds)
+            timed, failed = _time_interleaved(prepared) if interleave else _time_in_rounds(prepared, rounds)
             for name, times in timed.items():
                 measured[name]["times"] = times
             for name, failure in failed.items():

@@ -1,0 +1,89 @@
+"""The bench's interleaved timing (``flashio bench --interleave``), checked with a stand-in for the CUDA-event
+timer that records which call it was asked to time and hands back set durations: the order, the counts and
+the arithmetic of the GPU path, without a GPU."""
+
+import pytest
+
+from flashio.bench import sweep
+from flashio.cli import main
+
+
+class _RecordingTimer:
+    """The CUDA-event timer's stand-in: ``time`` runs nothing, records the call's label and returns it as the
+    handle; ``read`` gives each handle the duration ``durations[label]`` (ms)."""
+
+    def __init__(self, durations: dict, failing: tuple = ()):
+        self.durations, self.failing, self.labels = durations, failing, []
+
+    def time(self, fn, leaves):
+        if fn.label in self.failing:
+            raise RuntimeError(f"{fn.label} broke")
+        self.labels.append(fn.label)
+        return fn.label
+
+    def read(self, handles):
+        return [self.durations[label] for label in handles]
+
+
+def _labelled(label: str):
+    fn = lambda: None
+    fn.label = label
+    return fn
+
+
+def _prepared(name: str, backward: bool) -> sweep._Prepared:
+    return sweep._Prepared(_labelled(f"{name} fwd"), _labelled(f"{name} fwdbwd") if backward else None, [], {}, 0.0)
+
+
+def test_interleaved_timing_alternates_call_by_call_and_rotates_the_order():
+    timer = _RecordingTimer({"a fwd": 10.0, "b fwd": 10.0})
+    sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    # Three estimating calls each, then passes of one call per system; the order rotates by one each pass, so
+    # neither system always follows the other.
+    passes = timer.labels[6:]
+    assert timer.labels[:6] == ["a fwd"] * 3 + ["b fwd"] * 3
+    assert passes[:4] == ["a fwd", "b fwd", "b fwd", "a fwd"]
+    assert passes.count("a fwd") == passes.count("b fwd")
+
+
+def test_interleaved_timing_makes_the_slowest_system_s_calls_add_up_to_the_timed_budget():
+    timer = _RecordingTimer({"a fwd": 0.5, "b fwd": 2.0})
+    sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    passes = timer.labels[6:]
+    # Warm-up: ceil(25 ms / 2.5 ms per pass) = 10 passes; timed: 100 ms / 2.0 ms = 50 passes.
+    assert passes.count("b fwd") == 10 + 50
+
+
+def test_interleaved_timing_keeps_at_least_and_at_most_its_bounds_of_calls():
+    slow = _RecordingTimer({"a fwd": 500.0})
+    sweep._time_interleaved({"a": _prepared("a", False)}, slow)
+    assert slow.labels.count("a fwd") == 3 + 1 + sweep.INTERLEAVED_MIN_CALLS
+    fast = _RecordingTimer({"a fwd": 0.001})
+    sweep._time_interleaved({"a": _prepared("a", False)}, fast)
+    assert fast.labels.count("a fwd") == 3 + 2 * sweep.INTERLEAVED_MAX_CALLS
+
+
+def test_interleaved_timing_reports_each_mode_s_median_and_the_backward_as_the_difference():
+    timer = _RecordingTimer({"a fwd": 1.5, "a fwdbwd": 4.5, "b fwd": 2.0})
+    times, failed = sweep._time_interleaved({"a": _prepared("a", True), "b": _prepared("b", False)}, timer)
+    assert times == {"a": {"fwd": 1.5, "fwdbwd": 4.5, "bwd": 3.0}, "b": {"fwd": 2.0}} and failed == {}
+    # Forward+backward passes come after all forward passes and hold only the systems that have one.
+    first_backward = timer.labels.index("a fwdbwd")
+    assert "b fwd" not in timer.labels[first_backward:] and "a fwd" not in timer.labels[first_backward:]
+
+
+def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
+    timer = _RecordingTimer({"a fwd": 1.0}, failing=("b fwd",))
+    times, failed = sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    assert times == {"a": {"fwd": 1.0}}
+    assert failed == {"b": "RuntimeError: b fwd broke"}
+
+
+def test_run_sweep_rejects_rounds_with_interleaved_timing():
+    with pytest.raises(ValueError, match="rounds: interleaved timing takes no rounds"):
+        sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], rounds=3, interleave=True, progress=False)
+
+
+def test_bench_command_rejects_rounds_with_interleave(capsys):
+    assert main(["bench", "--interleave", "--rounds", "3"]) == 2
+    assert "--rounds" in capsys.readouterr().err
