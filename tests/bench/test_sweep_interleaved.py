@@ -1,4 +1,4 @@
-"""The bench's interleaved timing (``flashio bench --interleave``), checked with a stand-in for the CUDA-event
+"""The bench's interleaved timing (``flashio bench``'s default, ``--timing interleaved``), checked with a stand-in for the CUDA-event
 timer that records which call it was asked to time and hands back set durations: the order, the counts and
 the arithmetic of the GPU path, without a GPU."""
 
@@ -80,10 +80,21 @@ def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
 
 
 def test_run_sweep_rejects_rounds_with_interleaved_timing():
-    with pytest.raises(ValueError, match="rounds: interleaved timing takes no rounds"):
-        sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], rounds=3, interleave=True, progress=False)
+    with pytest.raises(ValueError, match="rounds: interleaved timing alternates call by call"):
+        sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], rounds=3, timing="interleaved", progress=False)
 
 
-def test_bench_command_rejects_rounds_with_interleave(capsys):
-    assert main(["bench", "--interleave", "--rounds", "3"]) == 2
+def test_run_sweep_rejects_an_unknown_timing_method():
+    with pytest.raises(ValueError, match="timing: expected one of"):
+        sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], timing="sequential", progress=False)
+
+
+def test_interleaved_timing_is_the_sweep_s_default():
+    import inspect
+
+    assert inspect.signature(sweep.run_sweep).parameters["timing"].default == "interleaved"
+
+
+def test_bench_command_rejects_rounds_with_interleaved_timing(capsys):
+    assert main(["bench", "--timing", "interleaved", "--rounds", "3"]) == 2
     assert "--rounds" in capsys.readouterr().err

@@ -38,14 +38,14 @@ def register(subparsers) -> None:
     parser.add_argument("--ncu", action="store_true",
                         help="also measure DRAM bytes per pass with Nsight Compute (one ncu run per point and "
                              "system; slow), when ncu is on the PATH")
+    parser.add_argument("--timing", choices=("interleaved", "blocks"), default=None,
+                        help="interleaved (the default): the systems of each point timed call by call in turn, "
+                             "L2 flushed before each call, median call per system, so that every system sees "
+                             "the same GPU clock (it follows the power draw within tens of milliseconds); "
+                             "blocks: triton's do_bench per system, one block after the other (see --rounds)")
     parser.add_argument("--rounds", type=positive_int, default=1,
-                        help="time the systems of each point in this many alternate blocks of 100/ROUNDS ms "
-                             "and keep the median block (a drift of the GPU's clock then falls on all alike); "
-                             "1: one block per system, one system after the other")
-    parser.add_argument("--interleave", action="store_true",
-                        help="time the systems of each point call by call in turn (a, b, c, a, b, c, ...; L2 "
-                             "flushed before each call), the median call per system: every system sees the "
-                             "same GPU clock, which follows the power draw within tens of milliseconds")
+                        help="with --timing blocks (implied when ROUNDS > 1): this many alternate blocks of "
+                             "100/ROUNDS ms per system, median block kept")
     parser.add_argument("--no-progress", action="store_true")
     parser.set_defaults(handler=_bench_command, needs_kernels=False)
 
@@ -56,9 +56,10 @@ def _bench_command(args) -> int:
     if args.out.exists() and not args.out.is_dir():
         print(f"flashio bench: --out: expected a folder, got the file {args.out}", file=sys.stderr)
         return 2
-    if args.interleave and args.rounds != 1:
+    timing = args.timing or ("blocks" if args.rounds > 1 else "interleaved")
+    if timing == "interleaved" and args.rounds != 1:
         print(f"flashio bench: --rounds: interleaved timing alternates call by call and takes no rounds, got "
-              f"--rounds {args.rounds} with --interleave", file=sys.stderr)
+              f"--rounds {args.rounds} with --timing interleaved", file=sys.stderr)
         return 2
     has_gpu = torch.cuda.is_available()
     if not has_gpu and not args.interpret:
@@ -86,7 +87,7 @@ def _bench_command(args) -> int:
         points = [dataclasses.replace(p, hidden=min(p.hidden, 2 * p.head_dim)) for p in points]
     ceilings = measure_ceilings() if has_gpu else None
     results = run_sweep(points, args.systems, args.modes, progress=not args.no_progress, rounds=args.rounds,
-                        interleave=args.interleave)
+                        timing=timing)
     if args.ncu:
         from flashio.bench.ncu import attach_dram_bytes, ncu_available
 
@@ -95,10 +96,8 @@ def _bench_command(args) -> int:
         else:
             print("flashio bench: --ncu: skipped (needs a GPU and ncu on the PATH)", file=sys.stderr)
     # How the GPU timings were taken (the interpreter's are one wall-clock call each).
-    method = "interleaved calls" if args.interleave else "alternate blocks" if args.rounds > 1 else "one block per system"
-    timing = ({"method": method, "rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS}
-              if has_gpu else None)
-    csv_path, json_path = write_results(results, args.out, ceilings=ceilings, extra={"timing": timing})
+    method = {"method": timing, "rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS} if has_gpu else None
+    csv_path, json_path = write_results(results, args.out, ceilings=ceilings, extra={"timing": method})
     print(format_results(results, ceilings))
     print(f"\nwrote {csv_path} and {json_path}")
     return 0

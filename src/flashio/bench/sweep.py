@@ -1,15 +1,15 @@
 """Benchmark sweeps: time, TFLOP/s, speedup, memory and error of every system at every point.
 
-Timing: median of ``triton.testing.do_bench`` (CUDA events; warm-up 25 ms, 100 ms of repeats) on inputs
-of tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k tokens); compile and
-autotuning happen in an untimed first call of every system before any of the point's timings. With
-``rounds`` > 1 the systems are timed in that many alternate blocks (100 ms / rounds each) and the median
-block counts, so that the GPU's clock drifting during a sweep (v0.15 measured flashio's d=128 1k forward 7%
-slower after its first 40 ms, cuDNN's 0-5%) falls on every system alike. With ``interleave`` the systems
-are timed call by call in turn, each call with its own CUDA events and the L2 flushed before it, the median
-call kept: the H200's clock follows the power draw within tens of milliseconds, so blocks timed one after
-the other inherit the clock the previous system left (``_time_interleaved``). Backward time =
-(forward+backward) − forward. FLOPs follow
+Timing: compile and autotuning happen in an untimed first call of every system before any of the point's
+timings; inputs are tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k tokens).
+By default (``timing="interleaved"``) the systems are timed call by call in turn (a, b, c, b, c, a, ...),
+each call with its own CUDA events and the L2 flushed before it as ``triton.testing.do_bench`` does, the
+median call kept per system: the H200's SM clock follows the board's power draw within tens of
+milliseconds, so systems timed in blocks one after the other inherit the clock the previous block left
+(v0.16: the same kernels gave cuDNN's d=128 1k forward 546 or 594 TFLOP/s depending on the block order;
+``_time_interleaved``). ``timing="blocks"`` is the earlier method: ``triton.testing.do_bench`` per system
+(warm-up 25 ms, 100 ms of repeats, median), in ``rounds`` alternate blocks of 100/rounds ms, median block.
+Backward time = (forward+backward) − forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
 
@@ -229,6 +229,7 @@ def _failure(exc: Exception) -> str:
 # one round (the default) every system is timed in one block of TIMED_MS, one system after the other.
 WARMUP_MS = 25
 TIMED_MS = 100
+TIMING_METHODS = ("interleaved", "blocks")
 
 
 def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
@@ -402,17 +403,20 @@ def run_sweep(
     progress: bool = True,
     device: Optional[str] = None,
     rounds: int = 1,
-    interleave: bool = False,
+    timing: str = "interleaved",
 ) -> list[BenchResult]:
     """Measure every system at every point. A system that cannot run a point (unsupported, out of
     memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on. On a GPU
-    every system's first call (compile, autotune) comes before any timing of the point, and the timing
-    runs in ``rounds`` alternate blocks over the systems (``_time_in_rounds``), or with ``interleave`` call
-    by call in turn (``_time_interleaved``)."""
+    every system's first call (compile, autotune) comes before any timing of the point; ``timing``
+    "interleaved" (the default) then times the systems call by call in turn (``_time_interleaved``),
+    "blocks" in ``rounds`` alternate blocks of calls (``_time_in_rounds``)."""
+    if timing not in TIMING_METHODS:
+        raise ValueError(f"timing: expected one of {TIMING_METHODS}, got {timing!r}")
     if not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
-    if interleave and rounds != 1:
-        raise ValueError(f"rounds: interleaved timing takes no rounds (it alternates call by call), got {rounds}")
+    if timing == "interleaved" and rounds != 1:
+        raise ValueError(f"rounds: interleaved timing alternates call by call and takes no rounds, got {rounds}; "
+                         "rounds are for timing='blocks'")
     points = list(points)
     for name in systems:
         if name not in SYSTEMS:
@@ -457,7 +461,8 @@ def run_sweep(
                 prepared.pop(name, None)
                 measured.pop(name, None)
         if prepared:
-            timed, failed = _time_interleaved(prepared) if interleave else _time_in_rounds(prepared, rounds)
+            timed, failed = (_time_interleaved(prepared) if timing == "interleaved"
+                             else _time_in_rounds(prepared, rounds))
             for name, times in timed.items():
                 measured[name]["times"] = times
             for name, failure in failed.items():
