@@ -12,6 +12,15 @@ and the mean SM clock and power over the round; then one line per chunk (CSV) fo
 
 Prediction (written before its first run): the SM clock falls from ~1980 MHz during flashio's rounds and
 explains at least half of its rate's fall; cuDNN's clock falls less.
+
+Outcome (v0.16, H200, bf16 d=128 N=1k non-causal; results/2026-11-30_h200_v0.16_probes/drift.txt): the clock
+explains all of both falls, and cuDNN's falls more. Each round starts at 1950-1980 MHz (after a 0.2 s pause)
+and runs into the 700 W limit within 50-100 ms: flashio 544 TFLOP/s in its first chunks, then 485 at a
+median 1710 MHz; cuDNN 600-617, then 530-535 at 1665 MHz (it draws more power per second). TFLOP/s per MHz
+is steady within 4% for both (flashio 0.275 -> 0.284, cuDNN 0.31 -> 0.32), so the kernels do not slow down
+per cycle; the ratio flashio / cuDNN is 0.88-0.90 at full clock and 0.91 power-limited. nvidia-smi's clock
+readings trail the rate by a chunk or two. What follows for the bench: a system timed right after another
+starts at the clock that one left; hence ``flashio bench``'s interleaved timing (v0.16).
 """
 
 import argparse

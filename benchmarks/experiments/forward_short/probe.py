@@ -136,7 +136,7 @@ d=64 mixed, -2% to +3% (non-causal 1k 402 -> 392, causal 1k 292 -> 290, 4k 403 -
 the run-to-run spread, so both forms are candidates; at d=128 the non-persistent form storing from registers
 is 10-14% slower than the tuned persistent one at N <= 4k (non-causal 1k 457 against 526).
 
-Run 7 (prepared after the device time was spent; not yet run) times the persistent loop running on across
+Run 7 (v0.15 prepared, run in v0.16; results/2026-11-30_h200_v0.16_probes/probe_fwd_short_run7.txt) times the persistent loop running on across
 tiles (``across_tiles``): a tile's last P V product issued with the next tile's first score product, the
 next tile's first softmax while it runs, the finished tile's epilogue after. Compiled for sm_90a on the CPU
 (stack non-causal / causal): d=128 two Q sets beside two separate K/V slots 0 / 48 B (193 KB), one Q set
@@ -152,6 +152,15 @@ blocks"`` (its cases include rows that see no key and tiles with a consumer's bl
 boundary then costs its epilogue only, recovering 0.5-1 of the 1.5-1.9 block-times per tile: d=128
 non-causal 1k +6-12% over the one-Q-set form without it (533 in run 4), causal 1k-2k +8-15%, +-3% at N >= 8k;
 with one Q set the next tile's Q arrives a HBM latency after the hand-back, so about half of that; d=64 +3-6%.
+Outcome: prediction wrong, the loop across tiles is slower at every point (TFLOP/s, per-tile loop -> across
+tiles with two Q sets / one Q set / 64-key blocks): d=128 non-causal 1k 526 -> 495 / 494 / 464, 2k 551 ->
+517 / 532 / 492, causal 1k 339 -> 314 / 325 / 335, 2k 429 -> 399 / 400 / 407, 4k 509 -> 482 / 504 / 472, 8k
+570 -> 555 / 571 / 517; d=64 non-causal 1k 378 -> 354 / 358 / 320, causal 1k 241 -> 227 / 238 / 228, 8k 423 ->
+413 / 411 / 365. Correct where it ran: every output within 0.0039 (0.0078 at d=64 causal 2k) of the analytic
+default, as the per-tile form; the forced check paths ran out of their 200 s budget compiling after 2 of the
+first path's cases (both PASS; check_across.txt). Not profiled; the suspects are the 48 B / 8 B of causal
+stack and the finished tile's epilogue, which now waits behind the next tile's first softmax instead of
+overlapping the loader's next fetch. Not tuned.
 """
 
 import argparse
