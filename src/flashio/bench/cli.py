@@ -38,14 +38,16 @@ def register(subparsers) -> None:
     parser.add_argument("--ncu", action="store_true",
                         help="also measure DRAM bytes per pass with Nsight Compute (one ncu run per point and "
                              "system; slow), when ncu is on the PATH")
-    parser.add_argument("--timing", choices=("interleaved", "blocks"), default=None,
-                        help="interleaved (the default): the systems of each point timed call by call in turn, "
-                             "L2 flushed before each call, median call per system, so that every system sees "
-                             "the same GPU clock (it follows the power draw within tens of milliseconds); "
-                             "blocks: triton's do_bench per system, one block after the other (see --rounds)")
+    parser.add_argument("--timing", choices=("blocks", "interleaved"), default=None,
+                        help="blocks (the default): triton's do_bench per system, one block after the other "
+                             "(see --rounds); interleaved: the systems of each point timed call by call in "
+                             "turn, L2 flushed before each call, median call per system, so that every system "
+                             "runs at the same GPU clock (it follows the power draw within tens of "
+                             "milliseconds); fair between kernels of similar power draw, it understates a "
+                             "system that would clock higher alone (FA2, standard attention)")
     parser.add_argument("--rounds", type=positive_int, default=1,
-                        help="with --timing blocks (implied when ROUNDS > 1): this many alternate blocks of "
-                             "100/ROUNDS ms per system, median block kept")
+                        help="with --timing blocks: this many alternate blocks of 100/ROUNDS ms per system, "
+                             "median block kept (a block starts at the clock the previous one left)")
     parser.add_argument("--no-progress", action="store_true")
     parser.set_defaults(handler=_bench_command, needs_kernels=False)
 
@@ -56,7 +58,7 @@ def _bench_command(args) -> int:
     if args.out.exists() and not args.out.is_dir():
         print(f"flashio bench: --out: expected a folder, got the file {args.out}", file=sys.stderr)
         return 2
-    timing = args.timing or ("blocks" if args.rounds > 1 else "interleaved")
+    timing = args.timing or "blocks"
     if timing == "interleaved" and args.rounds != 1:
         print(f"flashio bench: --rounds: interleaved timing alternates call by call and takes no rounds, got "
               f"--rounds {args.rounds} with --timing interleaved", file=sys.stderr)

@@ -2,13 +2,17 @@
 
 Timing: compile and autotuning happen in an untimed first call of every system before any of the point's
 timings; inputs are tens to hundreds of MB (well past the 60 MB L2 of an H200 at the default 16k tokens).
-By default (``timing="interleaved"``) the systems are timed call by call in turn (a, b, c, b, c, a, ...),
-each call with its own CUDA events and the L2 flushed before it as ``triton.testing.do_bench`` does, the
-median call kept per system: the H200's SM clock follows the board's power draw within tens of
-milliseconds, so systems timed in blocks one after the other inherit the clock the previous block left
-(v0.16: the same kernels gave cuDNN's d=128 1k forward 546 or 594 TFLOP/s depending on the block order;
-``_time_interleaved``). ``timing="blocks"`` is the earlier method: ``triton.testing.do_bench`` per system
-(warm-up 25 ms, 100 ms of repeats, median), in ``rounds`` alternate blocks of 100/rounds ms, median block.
+By default (``timing="blocks"``) each system is timed with ``triton.testing.do_bench`` (CUDA events, L2
+flushed before each call, warm-up 25 ms, 100 ms of repeats, median), one system after the other, or in
+``rounds`` alternate blocks of 100/rounds ms (median block). The H200's SM clock follows the board's power
+draw within tens of milliseconds (v0.16: 1980 MHz for the first ~50 ms of a d=128 forward, 1650-1730 MHz at
+the 700 W limit), so a block starts at the clock the previous block left: with the same kernels, cuDNN's
+d=128 1k forward measured 546 or 594 TFLOP/s depending on the block order. ``timing="interleaved"`` times
+the systems call by call in turn (``_time_interleaved``): every system at the same clock, which suits a
+head-to-head of kernels that draw similar power (flashio and cuDNN); a system that draws less power alone
+(FA2, memory-bound standard attention) would run at a higher clock than the mix gives it, so its rate is
+understated and ratios against it overstated (v0.16, d=128, same session: FA2's forward 1-2% and its
+backward 5-7% slower interleaved than in blocks, medians).
 Backward time = (forward+backward) − forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
@@ -304,7 +308,9 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
     1980 MHz for the first ~50 ms of a 1k forward, then 1650-1730 MHz at the 700 W limit), so a block of
     100 ms timed after another system's block inherits the clock that system left behind: the same
     kernels, timed in one 100 ms block each or in five alternate 20 ms blocks, moved cuDNN's d=128 1k
-    forward from 546 to 594 TFLOP/s. Calls interleaved one by one run at the same clock on average.
+    forward from 546 to 594 TFLOP/s. Calls interleaved one by one run at the same clock on average: the
+    clock the mix of systems allows, higher than a high-power kernel gets alone and lower than a low-power
+    one would (same session, d=128: FA2's backward 5-7% slower than in blocks, cuDNN's 4-10% faster).
 
     Warm-up: whole passes for about WARMUP_MS; the number of timed passes makes the slowest system's
     calls add up to about TIMED_MS (between INTERLEAVED_MIN_CALLS and INTERLEAVED_MAX_CALLS). A system
@@ -403,13 +409,13 @@ def run_sweep(
     progress: bool = True,
     device: Optional[str] = None,
     rounds: int = 1,
-    timing: str = "interleaved",
+    timing: str = "blocks",
 ) -> list[BenchResult]:
     """Measure every system at every point. A system that cannot run a point (unsupported, out of
     memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on. On a GPU
     every system's first call (compile, autotune) comes before any timing of the point; ``timing``
-    "interleaved" (the default) then times the systems call by call in turn (``_time_interleaved``),
-    "blocks" in ``rounds`` alternate blocks of calls (``_time_in_rounds``)."""
+    "blocks" (the default) then times them in ``rounds`` alternate blocks of calls (``_time_in_rounds``),
+    "interleaved" call by call in turn (``_time_interleaved``)."""
     if timing not in TIMING_METHODS:
         raise ValueError(f"timing: expected one of {TIMING_METHODS}, got {timing!r}")
     if not isinstance(rounds, int) or rounds < 1:
