@@ -38,13 +38,15 @@ def register(subparsers) -> None:
     parser.add_argument("--ncu", action="store_true",
                         help="also measure DRAM bytes per pass with Nsight Compute (one ncu run per point and "
                              "system; slow), when ncu is on the PATH")
-    parser.add_argument("--timing", choices=("blocks", "interleaved"), default=None,
+    parser.add_argument("--timing", choices=("blocks", "interleaved", "sustained"), default=None,
                         help="blocks (the default): triton's do_bench per system, one block after the other "
                              "(see --rounds); interleaved: the systems of each point timed call by call in "
                              "turn, L2 flushed before each call, median call per system, so that every system "
                              "runs at the same GPU clock (it follows the power draw within tens of "
                              "milliseconds); fair between kernels of similar power draw, it understates a "
-                             "system that would clock higher alone (FA2, standard attention)")
+                             "system that would clock higher alone (FA2, standard attention); sustained: each "
+                             "system alone, calls back to back, 300 ms of warm-up then ~100 ms timed, so that "
+                             "each runs at its own power-limited clock, as in a long training job")
     parser.add_argument("--rounds", type=positive_int, default=1,
                         help="with --timing blocks: this many alternate blocks of 100/ROUNDS ms per system, "
                              "median block kept (a block starts at the clock the previous one left)")
@@ -59,9 +61,9 @@ def _bench_command(args) -> int:
         print(f"flashio bench: --out: expected a folder, got the file {args.out}", file=sys.stderr)
         return 2
     timing = args.timing or "blocks"
-    if timing == "interleaved" and args.rounds != 1:
-        print(f"flashio bench: --rounds: interleaved timing alternates call by call and takes no rounds, got "
-              f"--rounds {args.rounds} with --timing interleaved", file=sys.stderr)
+    if timing != "blocks" and args.rounds != 1:
+        print(f"flashio bench: --rounds: only --timing blocks takes rounds, got --rounds {args.rounds} with "
+              f"--timing {timing}", file=sys.stderr)
         return 2
     has_gpu = torch.cuda.is_available()
     if not has_gpu and not args.interpret:

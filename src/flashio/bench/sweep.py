@@ -12,7 +12,9 @@ the systems call by call in turn (``_time_interleaved``): every system at the sa
 head-to-head of kernels that draw similar power (flashio and cuDNN); a system that draws less power alone
 (FA2, memory-bound standard attention) would run at a higher clock than the mix gives it, so its rate is
 understated and ratios against it overstated (v0.16, d=128, same session: FA2's forward 1-2% and its
-backward 5-7% slower interleaved than in blocks, medians).
+backward 5-7% slower interleaved than in blocks, medians). ``timing="sustained"`` runs each system alone,
+calls back to back, for 300 ms before timing it (``_time_sustained``): every system at its own
+power-limited clock, as in a long training job (written in v0.16, not yet run on a GPU).
 Backward time = (forward+backward) − forward. FLOPs follow
 the standard conventions (algorithm.md): forward 4·B·H·N²·d, halved for causal, backward 2.5× forward;
 the same nominal count for every system, so TFLOP/s ratios are time ratios.
@@ -233,7 +235,7 @@ def _failure(exc: Exception) -> str:
 # one round (the default) every system is timed in one block of TIMED_MS, one system after the other.
 WARMUP_MS = 25
 TIMED_MS = 100
-TIMING_METHODS = ("interleaved", "blocks")
+TIMING_METHODS = ("blocks", "interleaved", "sustained")
 
 
 def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
@@ -285,6 +287,18 @@ class _CudaEventTimer:
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         fn()
+        end.record()
+        return start, end
+
+    def time_run(self, fn: Callable[[], object], leaves: list, calls: int) -> tuple:
+        """``calls`` calls back to back between one pair of events, no flush: the GPU kept busy as in a
+        training step (the handle reads as the run's total ms)."""
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            for leaf in leaves:
+                leaf.grad = None
+            fn()
         end.record()
         return start, end
 
@@ -367,6 +381,52 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
     return {name: measured for name, measured in times.items() if name not in failed}, failed
 
 
+# Sustained timing: each system alone, calls back to back, SUSTAINED_WARMUP_MS of warm-up (the H200 reaches
+# its power limit within 50-100 ms of a busy start: drift.py, v0.16), then runs of about RUN_MS timed for
+# about TIMED_MS, at least SUSTAINED_MIN_RUNS of them; the median run per call.
+SUSTAINED_WARMUP_MS = 300
+RUN_MS = 10
+SUSTAINED_MIN_RUNS = 5
+
+
+def _time_sustained(prepared: dict, timer=None) -> tuple[dict, dict]:
+    """({system: {mode: ms}}, {system: failure}): every system's forward and forward+backward, each alone
+    and long enough to run at its own power-limited clock, as in a long training job: calls back to back
+    (no L2 flush between them, so a point whose inputs fit in the L2 reads some of them from there), the
+    median of runs of about RUN_MS, per call; backward = forward+backward - forward.
+
+    Why: blocks of 100 ms start at the clock the previous block left, and interleaved calls run at the
+    clock the mix of systems allows, which understates a system that draws less power (v0.16). After
+    SUSTAINED_WARMUP_MS alone a system's clock is its own (drift.py: flashio's d=128 1k forward 1710 MHz at
+    the 700 W limit, cuDNN's 1665). A system whose call raises is reported with its failure; the others go
+    on."""
+    timer = timer if timer is not None else _CudaEventTimer()
+    times: dict[str, dict] = {}
+    failed: dict[str, str] = {}
+    for name, p in prepared.items():
+        measured: dict[str, float] = {}
+        try:
+            for mode, fn in (("fwd", p.forward), ("fwdbwd", p.forward_backward)):
+                if fn is None:
+                    continue
+                estimate = max(statistics.median(timer.read([timer.time(fn, p.leaves) for _ in range(3)])), 1e-3)
+                calls = max(1, round(RUN_MS / estimate))
+                timer.time_run(fn, p.leaves, max(1, math.ceil(SUSTAINED_WARMUP_MS / estimate)))
+                runs = max(SUSTAINED_MIN_RUNS, math.ceil(TIMED_MS / (calls * estimate)))
+                totals = timer.read([timer.time_run(fn, p.leaves, calls) for _ in range(runs)])
+                measured[mode] = statistics.median(total / calls for total in totals)
+        except torch.cuda.OutOfMemoryError:
+            failed[name] = "out of GPU memory while timing"
+            continue
+        except Exception as exc:  # recorded, not fatal: the other systems still run
+            failed[name] = _failure(exc)
+            continue
+        if "fwdbwd" in measured:
+            measured["bwd"] = measured["fwdbwd"] - measured["fwd"]
+        times[name] = measured
+    return times, failed
+
+
 def _measure_on_cpu(system_name: str, inputs: Inputs, point: BenchPoint, modes: Sequence[str]) -> dict:
     """The interpreter path: wall-clock time of one call (the interpreter's speed means nothing)."""
     system = SYSTEMS[system_name]
@@ -415,14 +475,14 @@ def run_sweep(
     memory, not installed, no GPU) is recorded with ``status`` and ``reason``; the sweep goes on. On a GPU
     every system's first call (compile, autotune) comes before any timing of the point; ``timing``
     "blocks" (the default) then times them in ``rounds`` alternate blocks of calls (``_time_in_rounds``),
-    "interleaved" call by call in turn (``_time_interleaved``)."""
+    "interleaved" call by call in turn (``_time_interleaved``), "sustained" each alone at its own
+    power-limited clock (``_time_sustained``)."""
     if timing not in TIMING_METHODS:
         raise ValueError(f"timing: expected one of {TIMING_METHODS}, got {timing!r}")
     if not isinstance(rounds, int) or rounds < 1:
         raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
-    if timing == "interleaved" and rounds != 1:
-        raise ValueError(f"rounds: interleaved timing alternates call by call and takes no rounds, got {rounds}; "
-                         "rounds are for timing='blocks'")
+    if timing != "blocks" and rounds != 1:
+        raise ValueError(f"rounds: only timing='blocks' takes rounds, got {rounds} with timing={timing!r}")
     points = list(points)
     for name in systems:
         if name not in SYSTEMS:
@@ -467,8 +527,10 @@ def run_sweep(
                 prepared.pop(name, None)
                 measured.pop(name, None)
         if prepared:
-            timed, failed = (_time_interleaved(prepared) if timing == "interleaved"
-                             else _time_in_rounds(prepared, rounds))
+            timers = {"blocks": lambda: _time_in_rounds(prepared, rounds),
+                      "interleaved": lambda: _time_interleaved(prepared),
+                      "sustained": lambda: _time_sustained(prepared)}
+            timed, failed = timers[timing]()
             for name, times in timed.items():
                 measured[name]["times"] = times
             for name, failure in failed.items():
