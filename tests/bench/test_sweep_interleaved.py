@@ -5,7 +5,10 @@ the arithmetic of the GPU path, without a GPU."""
 import pytest
 
 from flashio.bench import sweep
+
 from flashio.cli import main
+
+from .timing_stand_ins import prepared
 
 
 class _RecordingTimer:
@@ -25,19 +28,9 @@ class _RecordingTimer:
         return [self.durations[label] for label in handles]
 
 
-def _labelled(label: str):
-    fn = lambda: None
-    fn.label = label
-    return fn
-
-
-def _prepared(name: str, backward: bool) -> sweep._Prepared:
-    return sweep._Prepared(_labelled(f"{name} fwd"), _labelled(f"{name} fwdbwd") if backward else None, [], {}, 0.0)
-
-
 def test_interleaved_timing_alternates_call_by_call_and_rotates_the_order():
     timer = _RecordingTimer({"a fwd": 10.0, "b fwd": 10.0})
-    sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    sweep._time_interleaved({"a": prepared("a", False), "b": prepared("b", False)}, timer)
     # Three estimating calls each, then passes of one call per system; the order rotates by one each pass, so
     # neither system always follows the other.
     passes = timer.labels[6:]
@@ -48,7 +41,7 @@ def test_interleaved_timing_alternates_call_by_call_and_rotates_the_order():
 
 def test_interleaved_timing_makes_the_slowest_system_s_calls_add_up_to_the_timed_budget():
     timer = _RecordingTimer({"a fwd": 0.5, "b fwd": 2.0})
-    sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    sweep._time_interleaved({"a": prepared("a", False), "b": prepared("b", False)}, timer)
     passes = timer.labels[6:]
     # Warm-up: ceil(25 ms / 2.5 ms per pass) = 10 passes; timed: 100 ms / 2.0 ms = 50 passes.
     assert passes.count("b fwd") == 10 + 50
@@ -56,16 +49,16 @@ def test_interleaved_timing_makes_the_slowest_system_s_calls_add_up_to_the_timed
 
 def test_interleaved_timing_keeps_at_least_and_at_most_its_bounds_of_calls():
     slow = _RecordingTimer({"a fwd": 500.0})
-    sweep._time_interleaved({"a": _prepared("a", False)}, slow)
+    sweep._time_interleaved({"a": prepared("a", False)}, slow)
     assert slow.labels.count("a fwd") == 3 + 1 + sweep.INTERLEAVED_MIN_CALLS
     fast = _RecordingTimer({"a fwd": 0.001})
-    sweep._time_interleaved({"a": _prepared("a", False)}, fast)
+    sweep._time_interleaved({"a": prepared("a", False)}, fast)
     assert fast.labels.count("a fwd") == 3 + 2 * sweep.INTERLEAVED_MAX_CALLS
 
 
 def test_interleaved_timing_reports_each_mode_s_median_and_the_backward_as_the_difference():
     timer = _RecordingTimer({"a fwd": 1.5, "a fwdbwd": 4.5, "b fwd": 2.0})
-    times, failed = sweep._time_interleaved({"a": _prepared("a", True), "b": _prepared("b", False)}, timer)
+    times, failed = sweep._time_interleaved({"a": prepared("a", True), "b": prepared("b", False)}, timer)
     assert times == {"a": {"fwd": 1.5, "fwdbwd": 4.5, "bwd": 3.0}, "b": {"fwd": 2.0}} and failed == {}
     # Forward+backward passes come after all forward passes and hold only the systems that have one.
     first_backward = timer.labels.index("a fwdbwd")
@@ -74,7 +67,7 @@ def test_interleaved_timing_reports_each_mode_s_median_and_the_backward_as_the_d
 
 def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
     timer = _RecordingTimer({"a fwd": 1.0}, failing=("b fwd",))
-    times, failed = sweep._time_interleaved({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    times, failed = sweep._time_interleaved({"a": prepared("a", False), "b": prepared("b", False)}, timer)
     assert times == {"a": {"fwd": 1.0}}
     assert failed == {"b": "RuntimeError: b fwd broke"}
 

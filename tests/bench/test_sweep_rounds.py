@@ -6,7 +6,10 @@ import pytest
 import triton.testing
 
 from flashio.bench import sweep
+
 from flashio.cli import main
+
+from .timing_stand_ins import prepared
 
 
 class _RecordingBench:
@@ -24,20 +27,10 @@ class _RecordingBench:
         return self.times[label].pop(0)
 
 
-def _labelled(label: str):
-    fn = lambda: None
-    fn.label = label
-    return fn
-
-
-def _prepared(name: str, backward: bool) -> sweep._Prepared:
-    return sweep._Prepared(_labelled(f"{name} fwd"), _labelled(f"{name} fwdbwd") if backward else None, [], {}, 0.0)
-
-
 def test_rounds_alternate_the_systems_and_keep_each_mode_s_median_block(monkeypatch):
     bench = _RecordingBench({"a fwd": [1.0, 3.0, 2.0], "a fwdbwd": [4.0, 6.0, 5.0], "b fwd": [7.0, 9.0, 8.0]})
     monkeypatch.setattr(triton.testing, "do_bench", bench)
-    times, failed = sweep._time_in_rounds({"a": _prepared("a", True), "b": _prepared("b", False)}, rounds=3)
+    times, failed = sweep._time_in_rounds({"a": prepared("a", True), "b": prepared("b", False)}, rounds=3)
     # Round-major: every system once per round, so a drift of the clock falls on all of them alike.
     assert [label for label, _, _ in bench.calls] == ["a fwd", "a fwdbwd", "b fwd"] * 3
     # Each block is a third of the 100 ms (and of the 25 ms warm-up, at least 5 ms).
@@ -48,7 +41,7 @@ def test_rounds_alternate_the_systems_and_keep_each_mode_s_median_block(monkeypa
 def test_one_round_times_each_system_once_for_the_full_block(monkeypatch):
     bench = _RecordingBench({"a fwd": [1.5], "a fwdbwd": [4.5]})
     monkeypatch.setattr(triton.testing, "do_bench", bench)
-    times, failed = sweep._time_in_rounds({"a": _prepared("a", True)}, rounds=1)
+    times, failed = sweep._time_in_rounds({"a": prepared("a", True)}, rounds=1)
     assert bench.calls == [("a fwd", 25, 100), ("a fwdbwd", 25, 100)]
     assert times == {"a": {"fwd": 1.5, "fwdbwd": 4.5, "bwd": 3.0}} and failed == {}
 
@@ -56,7 +49,7 @@ def test_one_round_times_each_system_once_for_the_full_block(monkeypatch):
 def test_a_system_whose_timing_fails_is_reported_and_left_out_of_later_rounds(monkeypatch):
     bench = _RecordingBench({"a fwd": [1.0, 1.0], "b fwd": []})  # b's first timing raises (IndexError)
     monkeypatch.setattr(triton.testing, "do_bench", bench)
-    times, failed = sweep._time_in_rounds({"a": _prepared("a", False), "b": _prepared("b", False)}, rounds=2)
+    times, failed = sweep._time_in_rounds({"a": prepared("a", False), "b": prepared("b", False)}, rounds=2)
     assert [label for label, _, _ in bench.calls] == ["a fwd", "b fwd", "a fwd"]
     assert times == {"a": {"fwd": 1.0}} and failed == {"b": "IndexError: pop from empty list"}
 

@@ -6,6 +6,8 @@ import pytest
 
 from flashio.bench import sweep
 
+from .timing_stand_ins import prepared
+
 
 class _RecordingTimer:
     """The CUDA-event timer's stand-in: a single call (``time``) or a run of back-to-back calls
@@ -27,19 +29,9 @@ class _RecordingTimer:
         return [self.durations[label] * calls for label, calls in handles]
 
 
-def _labelled(label: str):
-    fn = lambda: None
-    fn.label = label
-    return fn
-
-
-def _prepared(name: str, backward: bool) -> sweep._Prepared:
-    return sweep._Prepared(_labelled(f"{name} fwd"), _labelled(f"{name} fwdbwd") if backward else None, [], {}, 0.0)
-
-
 def test_sustained_timing_runs_each_system_alone_forward_then_forward_backward():
     timer = _RecordingTimer({"a fwd": 1.0, "a fwdbwd": 3.0, "b fwd": 2.0})
-    sweep._time_sustained({"a": _prepared("a", True), "b": _prepared("b", False)}, timer)
+    sweep._time_sustained({"a": prepared("a", True), "b": prepared("b", False)}, timer)
     labels = [label for label, _, _ in timer.runs]
     # All of a's runs, forward first, then all of b's: no system starts at a clock another one left it.
     assert labels == sorted(labels, key=["a fwd", "a fwdbwd", "b fwd"].index)
@@ -47,7 +39,7 @@ def test_sustained_timing_runs_each_system_alone_forward_then_forward_backward()
 
 def test_sustained_timing_warms_up_for_300_ms_then_times_runs_of_10_ms():
     timer = _RecordingTimer({"a fwd": 0.5})
-    sweep._time_sustained({"a": _prepared("a", False)}, timer)
+    sweep._time_sustained({"a": prepared("a", False)}, timer)
     singles = [run for run in timer.runs if run[2] == "single"]
     warmup, *timed = [calls for _, calls, kind in timer.runs if kind == "run"]
     assert len(singles) == 3  # the estimate
@@ -58,20 +50,20 @@ def test_sustained_timing_warms_up_for_300_ms_then_times_runs_of_10_ms():
 
 def test_a_call_longer_than_a_run_is_timed_alone_at_least_five_times():
     timer = _RecordingTimer({"a fwd": 500.0})
-    sweep._time_sustained({"a": _prepared("a", False)}, timer)
+    sweep._time_sustained({"a": prepared("a", False)}, timer)
     warmup, *timed = [calls for _, calls, kind in timer.runs if kind == "run"]
     assert warmup == 1 and timed == [1] * sweep.SUSTAINED_MIN_RUNS
 
 
 def test_sustained_timing_reports_the_time_per_call_and_the_backward_as_the_difference():
     timer = _RecordingTimer({"a fwd": 1.5, "a fwdbwd": 4.5, "b fwd": 2.0})
-    times, failed = sweep._time_sustained({"a": _prepared("a", True), "b": _prepared("b", False)}, timer)
+    times, failed = sweep._time_sustained({"a": prepared("a", True), "b": prepared("b", False)}, timer)
     assert times == {"a": {"fwd": 1.5, "fwdbwd": 4.5, "bwd": 3.0}, "b": {"fwd": 2.0}} and failed == {}
 
 
 def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
     timer = _RecordingTimer({"b fwd": 1.0}, failing=("a fwd",))
-    times, failed = sweep._time_sustained({"a": _prepared("a", False), "b": _prepared("b", False)}, timer)
+    times, failed = sweep._time_sustained({"a": prepared("a", False), "b": prepared("b", False)}, timer)
     assert times == {"b": {"fwd": 1.0}} and failed == {"a": "RuntimeError: a fwd broke"}
 
 
