@@ -1,11 +1,10 @@
-"""The bench's interleaved timing (``flashio bench --timing interleaved``), checked with a stand-in for the CUDA-event
-timer that records which call it was asked to time and hands back set durations: the order, the counts and
+"""The bench's interleaved timing (``flashio bench --timing interleaved``), checked with a stand-in for the
+CUDA-event timer that records which call it was asked to time and hands back set durations: the order, the counts and
 the arithmetic of the GPU path, without a GPU."""
 
 import pytest
 
 from flashio.bench import sweep
-
 from flashio.cli import main
 
 from .timing_stand_ins import prepared

@@ -6,7 +6,6 @@ import pytest
 import triton.testing
 
 from flashio.bench import sweep
-
 from flashio.cli import main
 
 from .timing_stand_ins import prepared
