@@ -1,6 +1,6 @@
 """The bench's interleaved timing (``flashio bench --timing interleaved``), checked with a stand-in for the
-CUDA-event timer that records which call it was asked to time and hands back set durations: the order, the counts and
-the arithmetic of the GPU path, without a GPU."""
+CUDA-event timer that records which call it was asked to time and hands back set durations: the order, the
+counts and the arithmetic of the GPU path, without a GPU."""
 
 import pytest
 
