@@ -9,6 +9,8 @@ Systems alternate ``--rounds`` times. Prints, per system and round, the rate of 
 and the mean SM clock and power over the round; then one line per chunk (CSV) for plots.
 
     PYTHONPATH=src timeout 120 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2
+    PYTHONPATH=src timeout 120 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2 \
+        --pass forward+backward --causal        # v0.16 "Next" item 2 (prepared, not yet run)
 
 Prediction (written before its first run): the SM clock falls from ~1980 MHz during flashio's rounds and
 explains at least half of its rate's fall; cuDNN's clock falls less.
@@ -32,6 +34,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+import flashio
 from flashio import launchers
 
 
@@ -87,6 +90,10 @@ def main(argv=None):
     parser.add_argument("--head-dim", type=int, default=128)
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
+    parser.add_argument("--pass", dest="which", choices=("forward", "forward+backward"), default="forward",
+                        help="forward: launchers.attention_forward against SDPA's cuDNN forward; "
+                             "forward+backward: flashio.attention and SDPA's cuDNN backend, each with .backward "
+                             "(rate at 3.5x the forward's FLOPs)")
     args = parser.parse_args(argv)
     n, d = args.seqlen, args.head_dim
     batch, heads = 16384 // n, 2048 // d
@@ -104,6 +111,21 @@ def main(argv=None):
             return F.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
 
     systems = {"flashio": flashio_forward, "cuDNN": cudnn_forward}
+    if args.which == "forward+backward":
+        flops *= 3.5  # the backward counts 2.5x the forward (algorithm.md)
+        for t in (q, k, v):
+            t.requires_grad_(True)
+        dout = torch.randn_like(q)
+
+        def with_backward(run):
+            def step():
+                for t in (q, k, v):
+                    t.grad = None
+                run().backward(dout)
+            return step
+
+        systems = {"flashio": with_backward(lambda: flashio.attention(q, k, v, causal=args.causal)),
+                   "cuDNN": with_backward(cudnn_forward)}
     for fn in systems.values():  # compile, tune, warm
         fn()
     torch.cuda.synchronize()
@@ -117,7 +139,7 @@ def main(argv=None):
             time.sleep(0.2)
     proc.terminate()
     samples = parse_samples(proc.communicate()[0])
-    print(f"d={d} N={n} causal={args.causal} {args.dtype}; {len(samples)} nvidia-smi samples")
+    print(f"{args.which}, d={d} N={n} causal={args.causal} {args.dtype}; {len(samples)} nvidia-smi samples")
     print("| system | round | chunks | first chunk TFLOP/s | last chunk TFLOP/s | median TFLOP/s | mean SM MHz | "
           "mean W |")
     print("|---|---|---|---|---|---|---|---|")
