@@ -161,9 +161,26 @@ default, as the per-tile form; the forced check paths ran out of their 200 s bud
 first path's cases (both PASS; check_across.txt). Not profiled; the suspects are the 48 B / 8 B of causal
 stack and the finished tile's epilogue, which now waits behind the next tile's first softmax instead of
 overlapping the loader's next fetch. Not tuned.
+
+Run 8 (v0.16, prepared, not yet run) measures what the Triton warp-specialised persistent kernel's causal
+mask costs: the kernel the tuner takes at d=128 causal 1k, where flashio is 0.849x cuDNN (v0.16 grid). Triton
+3.6's partitioned loop allows no branch, so it compares and selects every score of every key block, not
+only the diagonal block's; the form "no mask (timing only)" launches it with MAY_MASK=False (the output is
+then wrong, its error column large; checked on the CPU interpreter: the patch changes the output and is
+undone after the form). Arithmetic: at d=128 a score costs 512 tensor-core FLOPs (~0.135 clocks of an SM)
+and ~6 FP32 operations of softmax (~0.047 clocks); the mask's two more add ~0.016 clocks, 12% of the
+tensor-core time if nothing hides them, ~0 if the other consumer's products do.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --forms "Triton ws persistent" "Triton ws persistent, no mask (timing only)"
+
+Prediction: +3-8% without the mask at causal N <= 4k, the same at non-causal 1k-2k (no mask there: MAY_MASK is
+False already). If it is more, a mask applied to the diagonal block only is the lever (a Gluon form, or a
+Triton version whose partitioned loop takes a branch).
 """
 
 import argparse
+import contextlib
 import os
 
 import torch
@@ -176,6 +193,28 @@ from flashio.check import forcing
 from flashio.configs import TileConfig
 
 
+@contextlib.contextmanager
+def without_causal_mask():
+    """Timing only, the output is wrong: the Triton warp-specialised kernels launched with MAY_MASK=False,
+    so their key loop applies no mask in any iteration (it applies the causal mask in every one, Triton
+    3.6's partitioned loop allowing no branch). The rate difference is what the mask costs."""
+    from flashio.kernels import forward_ws
+
+    launch = launch_plans.launch
+    ws_kernels = (forward_ws.attention_forward_ws_kernel, forward_ws.attention_forward_ws_persistent_kernel)
+
+    def unmasked(kernel, grid, *args, **constants):
+        if kernel in ws_kernels:
+            constants = dict(constants, MAY_MASK=False)
+        return launch(kernel, grid, *args, **constants)
+
+    launch_plans.launch = unmasked
+    try:
+        yield
+    finally:
+        launch_plans.launch = launch
+
+
 def gluon(stages=3, block_n=128, **options):
     config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
@@ -184,6 +223,10 @@ def gluon(stages=3, block_n=128, **options):
 FORMS = {
     "Triton ws persistent": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True),) for d in (64, 128)}}),
+    # v0.16 (prepared, not yet run): the same without its per-iteration causal mask; timing only (the
+    # "error" column is then large by construction).
+    "Triton ws persistent, no mask (timing only)": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True),) for d in (64, 128)}}, without_causal_mask),
     "Gluon pipelined": gluon(),
     "Gluon persistent (paired)": gluon(persistent=True),
     "Gluon persistent ping-pong": gluon(persistent=True, pingpong=True),
@@ -273,8 +316,8 @@ def main(argv=None):
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
             cells = [rate(cudnn), rate(run)]
-            for environment, candidates in forms.values():
-                with forcing(environment, candidates):
+            for environment, candidates, *patch in forms.values():
+                with forcing(environment, candidates), (patch[0]() if patch else contextlib.nullcontext()):
                     launch_plans.clear()
                     try:
                         err = float((run().float() - reference.float()).abs().max())
