@@ -152,7 +152,8 @@ blocks"`` (its cases include rows that see no key and tiles with a consumer's bl
 boundary then costs its epilogue only, recovering 0.5-1 of the 1.5-1.9 block-times per tile: d=128
 non-causal 1k +6-12% over the one-Q-set form without it (533 in run 4), causal 1k-2k +8-15%, +-3% at N >= 8k;
 with one Q set the next tile's Q arrives a HBM latency after the hand-back, so about half of that; d=64 +3-6%.
-Outcome: prediction wrong, the loop across tiles is slower at every point (TFLOP/s, per-tile loop -> across
+Outcome: prediction wrong, the loop across tiles is slower almost everywhere (level only with one Q set at
+d=128 causal 8k; TFLOP/s, per-tile loop -> across
 tiles with two Q sets / one Q set / 64-key blocks): d=128 non-causal 1k 526 -> 495 / 494 / 464, 2k 551 ->
 517 / 532 / 492, causal 1k 339 -> 314 / 325 / 335, 2k 429 -> 399 / 400 / 407, 4k 509 -> 482 / 504 / 472, 8k
 570 -> 555 / 571 / 517; d=64 non-causal 1k 378 -> 354 / 358 / 320, causal 1k 241 -> 227 / 238 / 228, 8k 423 ->
