@@ -72,7 +72,7 @@ def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
 
 
 def test_run_sweep_rejects_rounds_with_interleaved_timing():
-    with pytest.raises(ValueError, match="rounds: only timing=.blocks. takes rounds"):
+    with pytest.raises(ValueError, match="rounds: only timing 'blocks' takes rounds"):
         sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], rounds=3, timing="interleaved", progress=False)
 
 

@@ -38,7 +38,7 @@ def register(subparsers) -> None:
     parser.add_argument("--ncu", action="store_true",
                         help="also measure DRAM bytes per pass with Nsight Compute (one ncu run per point and "
                              "system; slow), when ncu is on the PATH")
-    parser.add_argument("--timing", choices=("blocks", "interleaved", "sustained"), default=None,
+    parser.add_argument("--timing", choices=("blocks", "interleaved", "sustained"), default="blocks",
                         help="blocks (the default): triton's do_bench per system, one block after the other "
                              "(see --rounds); interleaved: the systems of each point timed call by call in "
                              "turn, L2 flushed before each call, median call per system, so that every system "
@@ -60,10 +60,12 @@ def _bench_command(args) -> int:
     if args.out.exists() and not args.out.is_dir():
         print(f"flashio bench: --out: expected a folder, got the file {args.out}", file=sys.stderr)
         return 2
-    timing = args.timing or "blocks"
-    if timing != "blocks" and args.rounds != 1:
-        print(f"flashio bench: --rounds: only --timing blocks takes rounds, got --rounds {args.rounds} with "
-              f"--timing {timing}", file=sys.stderr)
+    from flashio.bench.sweep import check_timing
+
+    try:
+        check_timing(args.timing, args.rounds)
+    except ValueError as exc:  # before any GPU work: the message names the option
+        print(f"flashio bench: --{exc}", file=sys.stderr)
         return 2
     has_gpu = torch.cuda.is_available()
     if not has_gpu and not args.interpret:
@@ -91,7 +93,7 @@ def _bench_command(args) -> int:
         points = [dataclasses.replace(p, hidden=min(p.hidden, 2 * p.head_dim)) for p in points]
     ceilings = measure_ceilings() if has_gpu else None
     results = run_sweep(points, args.systems, args.modes, progress=not args.no_progress, rounds=args.rounds,
-                        timing=timing)
+                        timing=args.timing)
     if args.ncu:
         from flashio.bench.ncu import attach_dram_bytes, ncu_available
 
@@ -100,7 +102,7 @@ def _bench_command(args) -> int:
         else:
             print("flashio bench: --ncu: skipped (needs a GPU and ncu on the PATH)", file=sys.stderr)
     # How the GPU timings were taken (the interpreter's are one wall-clock call each).
-    method = {"method": timing, "rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS} if has_gpu else None
+    method = {"method": args.timing, "rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS} if has_gpu else None
     csv_path, json_path = write_results(results, args.out, ceilings=ceilings, extra={"timing": method})
     print(format_results(results, ceilings))
     print(f"\nwrote {csv_path} and {json_path}")

@@ -34,6 +34,7 @@ from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
 
 from flashio import check, configs, launchers
+from flashio.bench.sweep import describe_choice
 from flashio.configs import TileConfig
 from flashio.kernels import backward as backward_kernels
 from flashio.kernels import forward as forward_kernels
@@ -173,13 +174,7 @@ def surveyed():
     for d, config in gluon_forward_tiles if launchers.GLUON_AVAILABLE else ():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
-        form = (" persistent" if config.persistent else "") + (" pipelined" if config.pipelined else "") + \
-            (" split-kv" if config.split_kv else "") + (" pingpong" if config.pingpong else "") + \
-            (" out-regs" if config.output_from_registers else "") + (" out-smem" if config.output_buffer else "") + \
-            (" q2" if config.q_buffers == 2 else "") + (" early-q" if config.early_q_release else "") + \
-            (" across-tiles" if config.across_tiles else "") + \
-            (" 192-row" if config.block_m == 192 else "") + (f" r{config.max_registers}" if config.max_registers else "")
-        rows.append((f"forward gluon{form} d={d}", kernel,
+        rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):

@@ -230,12 +230,35 @@ def _failure(exc: Exception) -> str:
     return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
 
 
+def _timing_failure(exc: Exception) -> str:
+    """A failure while a prepared system was being timed (recorded, not fatal: the others go on)."""
+    return "out of GPU memory while timing" if isinstance(exc, torch.cuda.OutOfMemoryError) else _failure(exc)
+
+
+def _with_backward(measured: dict) -> dict:
+    """``measured`` ({mode: ms}) with the backward's time, forward+backward - forward, when both were timed."""
+    if "fwdbwd" in measured:
+        measured["bwd"] = measured["fwdbwd"] - measured["fwd"]
+    return measured
+
+
 # The timing of one point: ``rounds`` alternate blocks over the systems, each block ``TIMED_MS`` / rounds
 # of repeats after a warm-up of ``WARMUP_MS`` / rounds (at least 5 ms), the median over the blocks. With
 # one round (the default) every system is timed in one block of TIMED_MS, one system after the other.
 WARMUP_MS = 25
 TIMED_MS = 100
 TIMING_METHODS = ("blocks", "interleaved", "sustained")
+
+
+def check_timing(timing: str, rounds: int) -> None:
+    """ValueError, naming the argument, unless ``timing`` is one of TIMING_METHODS and ``rounds`` a positive
+    integer that is 1 unless timing is "blocks"."""
+    if timing not in TIMING_METHODS:
+        raise ValueError(f"timing: expected one of {TIMING_METHODS}, got {timing!r}")
+    if not isinstance(rounds, int) or rounds < 1:
+        raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
+    if timing != "blocks" and rounds != 1:
+        raise ValueError(f"rounds: only timing 'blocks' takes rounds, got {rounds} with timing {timing!r}")
 
 
 def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
@@ -257,18 +280,10 @@ def _time_in_rounds(prepared: dict, rounds: int) -> tuple[dict, dict]:
                 if p.forward_backward is not None:
                     blocks[name]["fwdbwd"].append(do_bench(p.forward_backward, warmup=warmup, rep=rep,
                                                            return_mode="median", grad_to_none=p.leaves))
-            except torch.cuda.OutOfMemoryError:
-                failed[name] = "out of GPU memory while timing"
-            except Exception as exc:  # recorded, not fatal: the other systems still run
-                failed[name] = _failure(exc)
-    times = {}
-    for name, timed in blocks.items():
-        if name in failed:
-            continue
-        times[name] = {"fwd": statistics.median(timed["fwd"])}
-        if timed["fwdbwd"]:
-            times[name]["fwdbwd"] = statistics.median(timed["fwdbwd"])
-            times[name]["bwd"] = times[name]["fwdbwd"] - times[name]["fwd"]
+            except Exception as exc:
+                failed[name] = _timing_failure(exc)
+    times = {name: _with_backward({mode: statistics.median(ms) for mode, ms in timed.items() if ms})
+             for name, timed in blocks.items() if name not in failed}
     return times, failed
 
 
@@ -331,7 +346,7 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
     whose call raises is left out from then on and reported with its failure; the others go on."""
     timer = timer if timer is not None else _CudaEventTimer()
     times: dict[str, dict] = {name: {} for name in prepared}
-    failed: dict[str, str] = {}
+    failed: dict[str, str] = {}  # a system in it is left out of every later call and of the result
     for mode in ("fwd", "fwdbwd"):
         calls = {name: p.forward if mode == "fwd" else p.forward_backward for name, p in prepared.items()
                  if name not in failed and (mode == "fwd" or p.forward_backward is not None)}
@@ -341,11 +356,8 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
             try:
                 estimate[name] = statistics.median(timer.read([timer.time(calls[name], leaves[name])
                                                                for _ in range(3)]))
-            except torch.cuda.OutOfMemoryError:
-                failed[name] = "out of GPU memory while timing"
-            except Exception as exc:  # recorded, not fatal: the other systems still run
-                failed[name] = _failure(exc)
-            if name in failed:
+            except Exception as exc:
+                failed[name] = _timing_failure(exc)
                 del calls[name]
         if not calls:
             continue
@@ -362,23 +374,15 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
                     continue
                 try:
                     handle = timer.time(calls[name], leaves[name])
-                except torch.cuda.OutOfMemoryError:
-                    failed[name] = "out of GPU memory while timing"
-                    continue
                 except Exception as exc:
-                    failed[name] = _failure(exc)
+                    failed[name] = _timing_failure(exc)
                     continue
                 if index >= warmup_passes:
                     handles[name].append(handle)
         for name in names:
-            if name in failed:
-                times.pop(name, None)
-                continue
-            times[name][mode] = statistics.median(timer.read(handles[name]))
-    for name, measured in times.items():
-        if "fwdbwd" in measured:
-            measured["bwd"] = measured["fwdbwd"] - measured["fwd"]
-    return {name: measured for name, measured in times.items() if name not in failed}, failed
+            if name not in failed:
+                times[name][mode] = statistics.median(timer.read(handles[name]))
+    return {name: _with_backward(measured) for name, measured in times.items() if name not in failed}, failed
 
 
 # Sustained timing: each system alone, calls back to back, SUSTAINED_WARMUP_MS of warm-up (the H200 reaches
@@ -415,15 +419,10 @@ def _time_sustained(prepared: dict, timer=None) -> tuple[dict, dict]:
                 runs = max(SUSTAINED_MIN_RUNS, math.ceil(TIMED_MS / (calls * estimate)))
                 totals = timer.read([timer.time_run(fn, p.leaves, calls) for _ in range(runs)])
                 measured[mode] = statistics.median(total / calls for total in totals)
-        except torch.cuda.OutOfMemoryError:
-            failed[name] = "out of GPU memory while timing"
+        except Exception as exc:
+            failed[name] = _timing_failure(exc)
             continue
-        except Exception as exc:  # recorded, not fatal: the other systems still run
-            failed[name] = _failure(exc)
-            continue
-        if "fwdbwd" in measured:
-            measured["bwd"] = measured["fwdbwd"] - measured["fwd"]
-        times[name] = measured
+        times[name] = _with_backward(measured)
     return times, failed
 
 
@@ -477,12 +476,7 @@ def run_sweep(
     "blocks" (the default) then times them in ``rounds`` alternate blocks of calls (``_time_in_rounds``),
     "interleaved" call by call in turn (``_time_interleaved``), "sustained" each alone at its own
     power-limited clock (``_time_sustained``)."""
-    if timing not in TIMING_METHODS:
-        raise ValueError(f"timing: expected one of {TIMING_METHODS}, got {timing!r}")
-    if not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds: expected a positive integer, got {rounds!r}")
-    if timing != "blocks" and rounds != 1:
-        raise ValueError(f"rounds: only timing='blocks' takes rounds, got {rounds} with timing={timing!r}")
+    check_timing(timing, rounds)
     points = list(points)
     for name in systems:
         if name not in SYSTEMS:
