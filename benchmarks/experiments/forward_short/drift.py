@@ -10,7 +10,8 @@ and the mean SM clock and power over the round; then one line per chunk (CSV) fo
 
     PYTHONPATH=src timeout 120 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2
     PYTHONPATH=src timeout 120 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2 \
-        --pass forward+backward --causal        # v0.16 "Next" item 2 (prepared, not yet run)
+        --pass forward+backward --causal        # v0.16 "Next" item 2; in v0.17 killed at a 70 s limit
+                                                # before its first print (fresh machine: tuning); give it >= 150 s
 
 Prediction (written before its first run): the SM clock falls from ~1980 MHz during flashio's rounds and
 explains at least half of its rate's fall; cuDNN's clock falls less.

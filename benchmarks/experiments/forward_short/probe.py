@@ -178,6 +178,11 @@ tensor-core time if nothing hides them, ~0 if the other consumer's products do.
 Prediction: +3-8% without the mask at causal N <= 4k, the same at non-causal 1k-2k (no mask there: MAY_MASK is
 False already). If it is more, a mask applied to the diagonal block only is the lever (a Gluon form, or a
 Triton version whose partitioned loop takes a branch).
+
+Outcome (v0.17, run 8, results/2026-12-01_h200_v0.17_probes/): more than predicted, +9% / +10% / +19% / +27% at
+d=128 causal 1k / 2k / 4k / 8k, +14-28% at d=64 causal; non-causal level. Run 9 timed the pipelined Gluon forms
+with block 0 unmasked (v0.17) against the previous file (+1-9%) and the persistent plain loop (slower than the
+Triton kernel at every causal point); run 10 found no Gluon form ahead of the Triton kernel at d=128 causal 1k.
 """
 
 import argparse
@@ -277,6 +282,11 @@ FORMS = {
                         q_buffers=2, across_tiles=True),),
         128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                          split_kv=True, q_buffers=2, across_tiles=True),)}}),
+    # v0.17: the persistent Gluon forward's plain loop (each consumer: S = Q K^T, its softmax, P V, each
+    # product waited), the shape of the Triton ws persistent kernel but with a mask on the diagonal blocks
+    # only (run 8: that kernel's every-block mask costs it 9-27% at d=128 causal).
+    "Gluon persistent, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 3, "gluon", persistent=True, output_from_registers=True),) for d in (64, 128)}}),
     "Gluon persistent, across tiles, one Q set": gluon(persistent=True, output_from_registers=True,
                                                        across_tiles=True),
     "Gluon persistent, across tiles, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {

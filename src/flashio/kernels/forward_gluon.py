@@ -275,10 +275,10 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
-    3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (always
-    masked: a mask is correct for any block) and the last P V product are the prologue and epilogue. Two
-    blocks' K/V slots are held at once, so the ring needs three slots for the loader to stay ahead (two with
-    SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the epilogue's) is one
+    3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
+    when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
+    and epilogue. Two blocks' K/V slots are held at once, so the ring needs three slots for the loader to
+    stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the epilogue's) is one
     turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last block's scores are
     computed, before that block's softmax and P V product: the loader's fetch of the next tile's Q (after a
     HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m, l, ring position,
@@ -301,8 +301,15 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         if EARLY_Q_RELEASE:
             if own_end <= BLOCK_N:  # block 0 is the last: Q is read
                 _hand_back(q_free)
-        p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale, True,
-                                                   IS_CAUSAL, BLOCK_N, s_layout)
+        # Block 0 unmasked when every row of this consumer sees all of it (v0.17). Not at d=256: there the
+        # second copy of the softmax costs the ping-pong form 48 B of stack, and with 64-key blocks block 0
+        # is half the share of a tile's work that it is at d <= 128.
+        if HEAD_DIM <= 128 and unmasked_end >= BLOCK_N:
+            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale,
+                                                       False, IS_CAUSAL, BLOCK_N, s_layout)
+        else:
+            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale,
+                                                       True, IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
     for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
