@@ -278,8 +278,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
     and epilogue. Two blocks' K/V slots are held at once, so the ring needs three slots for the loader to
-    stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the epilogue's) is one
-    turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last block's scores are
+    stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the
+    epilogue's) is one turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last block's scores are
     computed, before that block's softmax and P V product: the loader's fetch of the next tile's Q (after a
     HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m, l, ring position,
     turns taken)."""
