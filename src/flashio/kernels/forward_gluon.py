@@ -281,8 +281,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the
     epilogue's) is one turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last
     block's scores are computed, before that block's softmax and P V product: the loader's fetch of the next
-    tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m, l, ring position,
-    turns taken)."""
+    tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m,
+    l, ring position, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > 0:
