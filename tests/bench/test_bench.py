@@ -32,14 +32,18 @@ def test_bench_rejects_bad_arguments_with_exit_code_2(argv, fragment, capsys):
 
 
 def test_bench_interpret_refuses_long_sequences(capsys):
-    assert main(["bench", "--interpret", "--seqlens", "4096"]) == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--interpret", "--seqlens", "4096"])
+    assert exit_info.value.code == 2
     assert "at most N=512" in capsys.readouterr().err
 
 
 def test_bench_rejects_an_out_path_that_is_a_file(tmp_path, capsys):
     target = tmp_path / "a-file"
     target.write_text("x")
-    assert main(["bench", "--out", str(target)]) == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--out", str(target)])
+    assert exit_info.value.code == 2
     assert "--out" in capsys.readouterr().err
 
 

@@ -90,5 +90,7 @@ def test_blocks_stay_the_sweep_s_default_timing():
 
 
 def test_bench_command_rejects_rounds_with_interleaved_timing(capsys):
-    assert main(["bench", "--timing", "interleaved", "--rounds", "3"]) == 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--timing", "interleaved", "--rounds", "3"])
+    assert exit_info.value.code == 2
     assert "--rounds" in capsys.readouterr().err

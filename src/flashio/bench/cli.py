@@ -51,22 +51,21 @@ def register(subparsers) -> None:
                         help="with --timing blocks: this many alternate blocks of 100/ROUNDS ms per system, "
                              "median block kept (a block starts at the clock the previous one left)")
     parser.add_argument("--no-progress", action="store_true")
-    parser.set_defaults(handler=_bench_command, needs_kernels=False)
+    parser.set_defaults(handler=_bench_command, needs_kernels=False, _parser=parser)
 
 
 def _bench_command(args) -> int:
     import torch
 
+    parser = args._parser  # argument errors exit with code 2 through argparse, as in the other commands
     if args.out.exists() and not args.out.is_dir():
-        print(f"flashio bench: --out: expected a folder, got the file {args.out}", file=sys.stderr)
-        return 2
+        parser.error(f"--out: expected a folder, got the file {args.out}")
     from flashio.bench.sweep import check_timing
 
     try:
         check_timing(args.timing, args.rounds)
     except ValueError as exc:  # before any GPU work: the message names the option
-        print(f"flashio bench: --{exc}", file=sys.stderr)
-        return 2
+        parser.error(f"--{exc}")
     has_gpu = torch.cuda.is_available()
     if not has_gpu and not args.interpret:
         print("flashio bench: no CUDA GPU is visible, so there is nothing to time. Use --interpret to run the "
@@ -78,9 +77,8 @@ def _bench_command(args) -> int:
 
         use_interpreter_without_gpu()
         if max(args.seqlens) > 512:
-            print("flashio bench: --interpret runs at most N=512 (the interpreter is slow); "
-                  f"got --seqlens {' '.join(map(str, args.seqlens))}", file=sys.stderr)
-            return 2
+            parser.error("--interpret runs at most N=512 (the interpreter is slow); "
+                         f"got --seqlens {' '.join(map(str, args.seqlens))}")
 
     from flashio.bench.results import write_results
     from flashio.bench.sweep import TIMED_MS, WARMUP_MS, grid, measure_ceilings, run_sweep
