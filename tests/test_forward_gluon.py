@@ -66,9 +66,9 @@ def test_persistent_gluon_forward_runs_causal_query_blocks_in_pairs_up_to_the_mu
     problem = launchers.describe(q, k, "bhnd", None)
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
     units = units_per_head * 8 * 3
-    kernel, grid, trailing = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
+    kernel, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
     assert kernel is forward_gluon.attention_forward_gluon_persistent_kernel
-    assert grid == (min(units, 132),) and trailing == (8, units)
+    assert grid == (min(units, 132),) and trailing == (8, units, None) and constants == {}
 
 
 def test_persistent_gluon_forward_takes_one_unit_per_query_block_without_causal_masking(monkeypatch):
@@ -76,14 +76,15 @@ def test_persistent_gluon_forward_takes_one_unit_per_query_block_without_causal_
     problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
     assert launchers.gluon_forward_launch(config, problem, False, torch.device("cuda"))[1:] == \
-        ((132,), (16, 8 * 16 * 16))
+        ((132,), (16, 8 * 16 * 16, None), {})
 
 
 def test_non_persistent_gluon_forward_runs_one_program_per_query_block_head_and_batch():
     problem = launchers.describe(torch.empty(3, 8, 1000, 64), torch.empty(3, 2, 1500, 64), "bhnd", None)
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True)
-    kernel, grid, trailing = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
+    kernel, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))
     assert kernel is forward_gluon.attention_forward_gluon_kernel and grid == (8, 8, 3) and trailing == ()
+    assert constants == {}
 
 
 def test_output_from_registers_is_a_constexpr_of_either_gluon_forward_kernel():
@@ -184,4 +185,5 @@ def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeyp
     monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
     problem = launchers.describe(torch.empty(2, 32, 1000, 64), torch.empty(2, 32, 1000, 64), "bhnd", None)
     config = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True)
-    assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == ((132,), (32, 3 * 32 * 2))
+    assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
+        ((132,), (32, 3 * 32 * 2, None), {})

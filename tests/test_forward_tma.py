@@ -2,7 +2,8 @@
 kernels/forward_ws.py) compute the same attention as the reference. On a GPU they compete with the
 portable kernel in the tuned choice; here each is forced with FLASHIO_FORWARD_PATH and run through the
 interpreter, which emulates tensor descriptors (and runs the warp-specialised loop as a plain loop), for the
-warp-specialised kernel in both grids: a program per query tile, and the persistent grid."""
+warp-specialised kernel in both grids: a program per query tile, and the persistent grid (its causal tiles
+round-robin in pairs, or from a balanced list)."""
 
 import pytest
 import torch
@@ -11,14 +12,16 @@ import flashio
 from flashio.reference import attention_reference
 
 
-@pytest.fixture(autouse=True, params=["tma", "ws", "ws-persistent"])
+@pytest.fixture(autouse=True, params=["tma", "ws", "ws-persistent", "ws-persistent-balanced"])
 def force_descriptor_path(request, monkeypatch):
-    if request.param == "ws-persistent":
+    if request.param.startswith("ws-persistent"):
         # The persistent grid (a few programs looping over all query tiles; three under the interpreter),
-        # forced through the candidate list whose first entry a forced path takes its form from.
+        # forced through the candidate list whose first entry a forced path takes its form from; "balanced":
+        # causal tiles from the host-made list of flashio.schedules.
         from flashio import configs
 
-        persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True)
+        persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True,
+                                        balanced_schedule=request.param.endswith("balanced"))
         monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (persistent,), 128: (persistent,), 256: (persistent,)})
         monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
     else:

@@ -313,6 +313,25 @@ def forced_paths() -> dict:
             replace(persistent, block_n=64, num_stages=5, output_from_registers=True, q_buffers=2,
                     across_tiles=True),
             replace(persistent_d256, output_from_registers=True, across_tiles=True)),
+        # v0.18 (prepared): the first consumer's half-seen diagonal block computed over its first half, and
+        # the persistent grids' tiles from a balanced list (flashio.schedules); d=256 has 64-key blocks (no
+        # half block): its persistent form with the list.
+        "forward: Gluon, persistent, half diagonal block, balanced schedule": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True),
+            replace(persistent, half_diagonal=True, balanced_schedule=True),
+            replace(persistent_d256, balanced_schedule=True)),
+        "forward: Gluon, half diagonal block, ping-pong / separate K/V slots": gluon_forward(
+            replace(pipelined, pingpong=True, half_diagonal=True),
+            replace(pipelined, num_stages=2, split_kv=True, half_diagonal=True), pipelined_d256),
+        "forward: Gluon, persistent, half diagonal block, Q handed back early": gluon_forward(
+            replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
+            replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
+            persistent_d256),
+        "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
+            "FORWARD_WS_CANDIDATES": {
+                64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),
+                128: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),
+                256: (TileConfig(128, 64, 4, 1, "ws", persistent=True, balanced_schedule=True),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {

@@ -68,7 +68,13 @@ class TileConfig:
     buffer): Q handed back once the tile's last score product has read it, before that block's softmax,
     its P V product and the epilogue; ``across_tiles`` (persistent pipelined Gluon forward storing from
     registers): the pipelined loop runs on across tiles, a tile's last P V product issued with the next
-    tile's first score product and the epilogue after the next tile's first softmax.
+    tile's first score product and the epilogue after the next tile's first softmax; ``half_diagonal``
+    (pipelined Gluon forward, causal): a consumer whose rows see only the first half of their last key
+    block (the first consumer's diagonal block with 64-row consumers and 128-key blocks) computes that
+    block's two products over the half; ``balanced_schedule`` (persistent forward, warp-specialised or
+    Gluon, causal): the programs take their tiles from a host-made list (``flashio.schedules``) that keeps
+    the pairs of equal work but hands the last rounds' tiles out one by one, costliest first, instead of
+    round-robin.
     """
 
     block_m: int
@@ -93,6 +99,8 @@ class TileConfig:
     q_buffers: int = 1
     early_q_release: bool = False
     across_tiles: bool = False
+    half_diagonal: bool = False
+    balanced_schedule: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

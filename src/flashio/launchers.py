@@ -20,7 +20,7 @@ import torch
 import triton
 from triton.runtime import _allocation as _triton_allocation  # private: the allocator check below
 
-from flashio import configs, launch_plans
+from flashio import configs, launch_plans, schedules
 from flashio._interpreter_compat import ensure_interpreter_fixes
 from flashio.block_sparse import BlockSparseIndex
 from flashio.configs import TileConfig
@@ -82,6 +82,13 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                        and (config.output_from_registers or config.output_buffer)):
         raise ValueError(f"early_q_release is an option of the persistent pipelined Gluon forward whose Q buffer "
                          f"does not stage the output (output_from_registers or output_buffer); got {config}")
+    if config.half_diagonal and not (config.pipelined and not config.across_tiles
+                                     and config.block_n == 2 * (config.block_m // 2)):
+        raise ValueError(f"half_diagonal is an option of the pipelined two-consumer Gluon forward (not across "
+                         f"tiles) whose key blocks are twice a consumer's rows; got {config}")
+    if config.balanced_schedule and not (config.persistent and not config.across_tiles):
+        raise ValueError(f"balanced_schedule is an option of the persistent forward (not across tiles); "
+                         f"got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
@@ -100,21 +107,51 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"CONSUMERS": 3} if consumers == 3 else {}),
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
-                **({"ACROSS_TILES": True} if config.across_tiles else {}))
+                **({"ACROSS_TILES": True} if config.across_tiles else {}),
+                **({"HALF_DIAGONAL": True} if config.half_diagonal else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:
-    """(kernel, grid, trailing arguments) of a Gluon forward launch: one program per 2 * ROWS query rows, head
-    and batch, or for the persistent kernel one 12-warp program per multiprocessor (at most one per work unit:
-    a query block of one head, or causal, a pair of them of equal total work, kernels/forward_gluon.py) with
-    (heads, work units) appended to the arguments."""
+    """(kernel, grid, trailing arguments, extra constants) of a Gluon forward launch: one program per 2 * ROWS
+    query rows, head and batch, or for the persistent kernel one 12-warp program per multiprocessor (at most
+    one per work unit: a query block of one head, or causal, a pair of them of equal total work,
+    kernels/forward_gluon.py) with (heads, work units, tile list) appended to the arguments (the list is
+    read only with ``balanced_schedule``, causal: ``LISTED``)."""
     query_blocks = cdiv(problem.seqlen_q, config.block_m)
     if not config.persistent:
         return forward_gluon_kernels.attention_forward_gluon_kernel, (query_blocks, problem.num_heads,
-                                                                       problem.batch), ()
+                                                                       problem.batch), (), {}
     units = (cdiv(query_blocks, 2) if causal else query_blocks) * problem.num_heads * problem.batch
-    return (forward_gluon_kernels.attention_forward_gluon_persistent_kernel,
-            (min(units, persistent_programs(device)),), (problem.num_heads, units))
+    programs = min(units, persistent_programs(device))
+    schedule, listed = persistent_schedule(config, problem, causal, programs, device)
+    return (forward_gluon_kernels.attention_forward_gluon_persistent_kernel, (programs,),
+            (problem.num_heads, units, schedule), ({"LISTED": True} if listed else {}))
+
+
+_SCHEDULES: dict = {}
+
+
+def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, programs: int,
+                        device: torch.device) -> tuple[torch.Tensor, bool]:
+    """(tile list, whether the kernel reads it) of a persistent forward launch of ``programs`` programs: with
+    ``balanced_schedule`` and causal attention the int32 table of ``schedules.balanced_causal_schedule`` for
+    these shapes, made once per device and shape (a host-to-device copy on the first call only), else None
+    (the kernels' ``schedule`` argument is then a compile-time None, never read)."""
+    if not (config.balanced_schedule and causal):
+        return None, False
+    blocks = cdiv(problem.seqlen_q, config.block_m)
+    key = (device, blocks, problem.num_heads * problem.batch, programs, problem.seqlen_q, problem.seqlen_k,
+           config.block_m, config.block_n)
+    table = _SCHEDULES.get(key)
+    if table is None:
+        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m,
+                                                   config.block_n)
+        schedule = schedules.balanced_causal_schedule(blocks, problem.num_heads * problem.batch, programs, work)
+        if schedule.programs != programs:
+            raise RuntimeError(f"a balanced schedule of {programs} programs came out with {schedule.programs}")
+        table = _SCHEDULES[key] = launch_plans.persistent(
+            torch.tensor(schedule.table(), dtype=torch.int32).to(device))
+    return table, True
 
 
 # The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:
@@ -428,7 +465,8 @@ def _forced_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_d
     that path (under the interpreter, the fixed interpreter tiles on that path)."""
     first = candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
     if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes, grid) of the GPU candidate
-        return replace(interpreter_default, path=forced, passes=first.passes, persistent=first.persistent)
+        return replace(interpreter_default, path=forced, passes=first.passes, persistent=first.persistent,
+                       balanced_schedule=first.balanced_schedule)
     return first
 
 
@@ -490,8 +528,8 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
             constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
                              **gluon_forward_constants(config, problem.head_dim),
                              **({"maxnreg": config.max_registers} if config.max_registers else {}))
-            kernel, gluon_grid, trailing = gluon_forward_launch(config, problem, causal, q.device)
-            launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants)
+            kernel, gluon_grid, trailing, listed = gluon_forward_launch(config, problem, causal, q.device)
+            launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants, **listed)
             return
         if config.path == "ws":
             if q.is_cuda:
@@ -505,10 +543,12 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                 # Causal tiles are handed out in pairs of equal work (kernels/forward_ws.py says why).
                 num_tiles = (cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]
                 # One 12-warp program fits per multiprocessor (registers: 12 warps x 168 on entry).
-                programs = persistent_programs(q.device)
+                programs = min(num_tiles, persistent_programs(q.device))
+                schedule, listed = persistent_schedule(config, problem, causal, programs, q.device)
                 launch_plans.launch(
-                    forward_ws_kernels.attention_forward_ws_persistent_kernel, (min(num_tiles, programs),),
-                    *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, **constants)
+                    forward_ws_kernels.attention_forward_ws_persistent_kernel, (programs,),
+                    *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, schedule,
+                    **constants, **({"LISTED": True} if listed else {}))
             else:
                 launch_plans.launch(
                     forward_ws_kernels.attention_forward_ws_kernel, grid,

@@ -54,7 +54,7 @@ def gluon_forward(q, k, v, causal, tiles):
     if persistent:
         num_units = (triton.cdiv(grid[0], 2) if causal else grid[0]) * grid[1] * grid[2]  # causal: pairs (v0.13)
         kernel.attention_forward_gluon_persistent_kernel[(min(num_units, launchers.multiprocessor_count(q.device)),)](
-            *arguments, q.shape[1], num_units, **constants)
+            *arguments, q.shape[1], num_units, None, **constants)  # no tile list (round-robin units)
     else:
         kernel.attention_forward_gluon_kernel[grid](*arguments, **constants)
     return out, lse

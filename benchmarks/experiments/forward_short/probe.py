@@ -294,6 +294,16 @@ FORMS = {
                         q_buffers=2, across_tiles=True),),
         128: (TileConfig(128, 64, 4, 5, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                          q_buffers=2, across_tiles=True),)}}),
+    # v0.18 (prepared): the first consumer's diagonal block over its first half (HALF_DIAGONAL), and the
+    # persistent grids' causal tiles from a balanced list (flashio.schedules; LISTED).
+    "Gluon persistent (paired), half diagonal": gluon(persistent=True, half_diagonal=True),
+    "Gluon persistent (paired), balanced": gluon(persistent=True, balanced_schedule=True),
+    "Gluon persistent (paired), half diagonal, balanced": gluon(persistent=True, half_diagonal=True,
+                                                               balanced_schedule=True),
+    "Gluon persistent, output from registers, half diagonal, balanced": gluon(
+        persistent=True, output_from_registers=True, half_diagonal=True, balanced_schedule=True),
+    "Triton ws persistent, balanced": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
@@ -303,19 +313,35 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--forms", nargs="+", choices=list(FORMS), default=list(FORMS), help="forms to time")
     parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(128, 64))
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="time the forms this many times in turn at each point (cuDNN and the tuned call "
+                             "first in each round) and print each one's median: A/B comparisons of a few "
+                             "percent then do not rest on one timing taken minutes from the other's")
+    parser.add_argument("--points", nargs="+", default=None,
+                        help="only these points, as causal:N or noncausal:N (default: all of POINTS)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     forms = {name: FORMS[name] for name in args.forms}
     torch.manual_seed(0)
     print("| d | causal | N | cuDNN | flashio (tuned) | " + " | ".join(forms) + " |")
     print("|---|---|---|---|---|" + "---|" * len(forms))
+    wanted = None
+    if args.points is not None:
+        try:
+            wanted = {(kind == "causal", int(n)) for kind, n in (point.split(":") for point in args.points)}
+        except ValueError:
+            parser.error(f"--points takes causal:N or noncausal:N, got {args.points}")
     for d in args.head_dims:
         for causal, n in POINTS[d]:
+            if wanted is not None and (causal, n) not in wanted:
+                continue
             batch, heads = 16384 // n, 2048 // d
             q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
             flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
             run = lambda: launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=d ** -0.5, causal=causal,
                                                       dropout_p=0.0, seed=0)[0]
-            rate = lambda fn: f"{flops / triton.testing.do_bench(fn, warmup=5, rep=40, return_mode='median') / 1e9:.0f}"
+            rate = lambda fn: flops / triton.testing.do_bench(fn, warmup=5, rep=40, return_mode='median') / 1e9
             os.environ["FLASHIO_AUTOTUNE"] = "0"
             reference = run()
             del os.environ["FLASHIO_AUTOTUNE"]
@@ -326,16 +352,27 @@ def main(argv=None):
                 with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
-            cells = [rate(cudnn), rate(run)]
-            for environment, candidates, *patch in forms.values():
-                with forcing(environment, candidates), (patch[0]() if patch else contextlib.nullcontext()):
+            rates = {name: [] for name in ["cuDNN", "tuned", *forms]}
+            errors = {}
+            for _ in range(args.rounds):
+                rates["cuDNN"].append(rate(cudnn))
+                rates["tuned"].append(rate(run))
+                for name, (environment, candidates, *patch) in forms.items():
+                    if name in errors and not isinstance(errors[name], float):
+                        continue  # failed in an earlier round
+                    with forcing(environment, candidates), (patch[0]() if patch else contextlib.nullcontext()):
+                        launch_plans.clear()
+                        try:
+                            errors[name] = float((run().float() - reference.float()).abs().max())
+                            rates[name].append(rate(run))
+                        except Exception as exc:  # report and go on: one form's failure must not hide others
+                            errors[name] = f"{type(exc).__name__}: {str(exc)[:60]}"
                     launch_plans.clear()
-                    try:
-                        err = float((run().float() - reference.float()).abs().max())
-                        cells.append(f"{rate(run)} ({err:.4f})")
-                    except Exception as exc:  # report and go on: one form's failure must not hide the others
-                        cells.append(f"{type(exc).__name__}: {str(exc)[:60]}")
-                launch_plans.clear()
+            median = lambda values: f"{sorted(values)[len(values) // 2]:.0f}"
+            cells = [median(rates["cuDNN"]), median(rates["tuned"])]
+            for name in forms:
+                error = errors[name]
+                cells.append(f"{median(rates[name])} ({error:.4f})" if isinstance(error, float) else error)
             print(f"| {d} | {causal} | {n} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -51,6 +51,7 @@ _POINTERS = {
     "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
+    "schedule": "*i32",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -84,6 +85,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     defaults = {name: p.default for name, p in parameters.items()
                 if p.default is not inspect.Parameter.empty and "constexpr" in str(p.annotation)}
     constants = {**defaults, **constants}
+    if "schedule" in parameters and not constants.get("LISTED"):
+        constants["schedule"] = None  # a persistent forward without a tile list gets None, as in a launch
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:
@@ -175,7 +178,8 @@ def surveyed():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
         rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
-                     dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True), config))
+                     dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
+                          **({"LISTED": True} if config.balanced_schedule else {})), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \

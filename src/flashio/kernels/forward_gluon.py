@@ -268,12 +268,78 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
 
 
 @gluon.jit
+def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
+                     causal_shift, qk_scale, turn, turn_it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
+                     BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
+                     SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
+                     EARLY_Q_RELEASE: gl.constexpr = False):
+    """A consumer's last key block (ring position ``it``) when none of its rows sees past the block's first
+    BLOCK_N / 2 keys (the first consumer's causal diagonal block with 64-row consumers and 128-key blocks):
+    that half's S = Q K^T issued beside the previous block's P V product, its masked softmax while that
+    runs, then O += P V over the half, waited. Both products are half the work of a full block's (a
+    [ROWS, BLOCK_N / 2] score tile, a BLOCK_N / 2 reduction); the loader still fetched the whole block,
+    which the other consumer reads. The same turns (PINGPONG) and releases as a ``_pipelined_step``
+    followed by the loop's epilogue. Returns (O, m, l, turns taken)."""
+    HALF_N: gl.constexpr = BLOCK_N // 2
+    half_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                          instr_shape=[16, HALF_N, 16])
+    half_rows: gl.constexpr = gl.SliceLayout(1, half_layout)
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    slot = it % NUM_STAGES
+    previous = (it - 1) % NUM_STAGES
+    mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+    if PINGPONG:
+        if SPLIT_KV:
+            mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
+        _take_turn(turn, turn_it, HALF)
+    s = warpgroup_mma(q_buf, k_smem.index(slot).slice(0, HALF_N).permute((1, 0)),
+                      gl.zeros([ROWS, HALF_N], gl.float32, half_layout), use_acc=False, is_async=True)
+    if SPLIT_KV and not PINGPONG:
+        mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
+    acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    if PINGPONG:
+        mbarrier.arrive(turn.index(1 - HALF))
+        turn_it += 1
+    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(slot))
+    if EARLY_Q_RELEASE:
+        _hand_back(q_free)  # the tile's last score product has read Q
+    p_half, alpha, m_half, l_half = _online_softmax(s, gl.convert_layout(m_i, half_rows),
+                                                    gl.convert_layout(l_i, half_rows),
+                                                    gl.convert_layout(rows, half_rows), start_n, seqlen_k,
+                                                    causal_shift, qk_scale, True, IS_CAUSAL, HALF_N, half_layout)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
+    else:
+        mbarrier.arrive(kv_empty.index(previous))
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    p_half = gl.convert_layout(p_half.to(v_smem.dtype), lhs_layout)
+    if SPLIT_KV:
+        mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
+    if PINGPONG:
+        _take_turn(turn, turn_it, HALF)
+    acc = warpgroup_mma(p_half, v_smem.index(slot).slice(0, HALF_N), acc, is_async=True)
+    if PINGPONG:
+        mbarrier.arrive(turn.index(1 - HALF))
+        turn_it += 1
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    if SPLIT_KV:
+        mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
+    else:
+        mbarrier.arrive(kv_empty.index(slot))
+    row_layout: gl.constexpr = gl.SliceLayout(1, s_layout)
+    return acc, gl.convert_layout(m_half, row_layout), gl.convert_layout(l_half, row_layout), turn_it
+
+
+@gluon.jit
 def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
                         seqlen_k, causal_shift, qk_scale, it, turn, turn_it, IS_CAUSAL: gl.constexpr,
                         ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
-                        EARLY_Q_RELEASE: gl.constexpr = False):
+                        EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -281,8 +347,10 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the
     epilogue's) is one turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last
     block's scores are computed, before that block's softmax and P V product: the loader's fetch of the next
-    tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. Returns (O, m,
-    l, ring position, turns taken)."""
+    tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. With
+    HALF_DIAGONAL, when ``full_end`` < ``own_end`` the last block [full_end, own_end) is one whose second
+    half no row of this consumer sees (``_half_block_last``). Returns (O, m, l, ring position, turns
+    taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > 0:
@@ -318,13 +386,25 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                     False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
                                                     SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
-    for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
+    masked_end = own_end
+    if HALF_DIAGONAL:
+        masked_end = full_end
+    for start_n in range(gl.maximum(unmasked_end, BLOCK_N), masked_end, BLOCK_N):
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
                                                     SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
-    if own_end > 0:
+    last_block_whole = own_end > 0
+    if HALF_DIAGONAL:
+        if full_end < own_end:  # the last block's second half unseen: half products (block 0 is full)
+            acc, m_i, l_i, turn_it = _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
+                                                      l_i, rows, full_end, seqlen_k, causal_shift, qk_scale, turn,
+                                                      turn_it, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout,
+                                                      o_layout, SPLIT_KV, HALF, PINGPONG, q_free, EARLY_Q_RELEASE)
+            it += 1
+            last_block_whole = False
+    if last_block_whole:
         last = (it - 1) % NUM_STAGES
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + last), ((it - 1) // NUM_STAGES) & 1)
@@ -411,7 +491,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr,
                    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
                    SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
-                   Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False):
+                   Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
+                   HALF_DIAGONAL: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -423,7 +504,10 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     unread) — with 192-row tiles a sequence's last tile often has a whole consumer's rows past its end
     (N = 1024: 128 of the last tile's 192 rows). ``Q_BUFFERS``: the tile's Q rows are in set ``tile_iter``
     mod Q_BUFFERS of the Q buffers; EARLY_Q_RELEASE (pipelined loop, Q not staging the output): Q is
-    handed back once the last score product has read it (``_key_loop_pipelined``).
+    handed back once the last score product has read it (``_key_loop_pipelined``). HALF_DIAGONAL
+    (pipelined loop, causal): when no row of these sees past the first half of their last key block (the
+    first consumer's diagonal block with 64-row consumers and 128-key blocks, the scores of a 64 x 64 square
+    its rows never see), that block's products are computed over its first half only.
     Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
@@ -443,6 +527,15 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         unmasked_end = unmasked_end * has_rows
         own_end = own_end * has_rows
 
+    full_end = own_end
+    if HALF_DIAGONAL:
+        gl.static_assert(PIPELINED and IS_CAUSAL, "the half diagonal block is a form of the causal pipelined loop")
+        # Keys [0, visible_end) are all these rows see; when that ends in the first half of the last block (and
+        # block 0, the loop's prologue, is not the last), the last block is a half one.
+        visible_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
+        half_last = (own_end > BLOCK_N) & (visible_end <= own_end - BLOCK_N // 2) & (unmasked_end <= own_end - BLOCK_N)
+        full_end = gl.where(half_last, own_end - BLOCK_N, own_end)
+
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
@@ -452,7 +545,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          rows, unmasked_end, own_end, seqlen_k, causal_shift, qk_scale,
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
-                                                         q_empty.index(q_index), EARLY_Q_RELEASE)
+                                                         q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
+                                                         HALF_DIAGONAL)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -531,14 +625,15 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
               q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
               IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
-              SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr, OUTPUT_FROM_REGISTERS: gl.constexpr = False):
+              SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr, OUTPUT_FROM_REGISTERS: gl.constexpr = False,
+              HALF_DIAGONAL: gl.constexpr = False):
     """One consumer's half of the program's one tile (OUTPUT_FROM_REGISTERS: its output stored from
     registers, not staged through Q's buffer and stored by TMA)."""
     _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0, turn, start_m * 0,
                    HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV, PINGPONG,
-                   OUTPUT_FROM_REGISTERS)
+                   OUTPUT_FROM_REGISTERS, HALF_DIAGONAL=HALF_DIAGONAL)
 
 
 @gluon.jit
@@ -581,16 +676,38 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
+def _listed_tile(schedule, index, num_blocks, num_heads):
+    """(query block, head, batch) of entry ``index`` of a host-made tile list (``flashio.schedules``: the
+    ``num_programs + 1`` offsets, then tile ids ``head_batch * num_blocks + block``)."""
+    tile = gl.load(schedule + gl.num_programs(0) + 1 + index)
+    head_batch = tile // num_blocks
+    return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
+
+
+@gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
-                       KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr):
-    """The loads of every tile of this program, the K/V ring running on across tiles."""
+                       KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
+                       schedule=None, LISTED: gl.constexpr = False):
+    """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
+    this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
+    if LISTED:
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+            block, head, batch = _listed_tile(schedule, index, num_blocks, num_heads)
+            start_m = block * CONSUMERS * ROWS
+            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
+                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
+                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+            tile_iter += 1
+        return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
@@ -611,15 +728,17 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
                          SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
-                         CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr):
-    """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program."""
+                         CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
+                         HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False):
+    """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
+    of this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     turn_it = num_blocks * 0
-    for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
-            block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
+    if LISTED:
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+            block, head, batch = _listed_tile(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
             it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
@@ -628,8 +747,22 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                          OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE)
+                                         EARLY_Q_RELEASE, HALF_DIAGONAL)
             tile_iter += 1
+    else:
+        for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
+            for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
+                block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
+                start_m = block * CONSUMERS * ROWS
+                end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+                it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
+                                             stride_lm, batch, head, start_m, end_n, seqlen_q, seqlen_k,
+                                             softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready,
+                                             kv_empty, it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM,
+                                             IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG,
+                                             OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
+                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL)
+                tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
 
@@ -848,7 +981,7 @@ def attention_forward_gluon_kernel(
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
-    OUTPUT_FROM_REGISTERS: gl.constexpr = False,
+    OUTPUT_FROM_REGISTERS: gl.constexpr = False, HALF_DIAGONAL: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log.
@@ -872,12 +1005,12 @@ def attention_forward_gluon_kernel(
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG, OUTPUT_FROM_REGISTERS)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG, OUTPUT_FROM_REGISTERS)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
@@ -893,12 +1026,13 @@ def attention_forward_gluon_persistent_kernel(
     stride_vb, stride_vh, stride_vn,
     stride_ob, stride_oh, stride_om,
     stride_lb, stride_lh, stride_lm,
-    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_units,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_heads, num_units, schedule,
     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False, ACROSS_TILES: gl.constexpr = False,
+    HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -918,6 +1052,8 @@ def attention_forward_gluon_persistent_kernel(
     gl.static_assert(not ACROSS_TILES or (PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and CONSUMERS == 2
                                           and not EARLY_Q_RELEASE and not OUTPUT_BUFFER),
                      "the loop across tiles is a form of the pipelined two-consumer loop storing from registers")
+    gl.static_assert(not ACROSS_TILES or not (HALF_DIAGONAL or LISTED),
+                     "the loop across tiles takes its tiles round-robin and its diagonal blocks whole")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
@@ -953,24 +1089,24 @@ def attention_forward_gluon_persistent_kernel(
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -979,16 +1115,16 @@ def attention_forward_gluon_persistent_kernel(
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])

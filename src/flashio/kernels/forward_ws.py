@@ -115,9 +115,9 @@ def attention_forward_ws_persistent_kernel(
     stride_vb, stride_vh, stride_vn,
     stride_ob, stride_oh, stride_om,
     stride_lb, stride_lh, stride_lm,
-    fixed_seqlen_q, fixed_seqlen_k, num_heads, kv_group_size, softmax_scale, tile_row_base, num_tiles,
+    fixed_seqlen_q, fixed_seqlen_k, num_heads, kv_group_size, softmax_scale, tile_row_base, num_tiles, schedule,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-    IS_CAUSAL: tl.constexpr, MAY_MASK: tl.constexpr,
+    IS_CAUSAL: tl.constexpr, MAY_MASK: tl.constexpr, LISTED: tl.constexpr = False,
 ):
     """The loop of ``attention_forward_ws_kernel`` in a persistent grid: (programs,) with programs <=
     ``num_tiles``, each program taking tiles ``program_id, program_id + programs, ...`` of the
@@ -136,18 +136,26 @@ def attention_forward_ws_persistent_kernel(
     blocks per head), a program takes both tiles of each pair it draws, and the round-robin is over pairs.
     With an odd number of blocks per head the middle block pairs with itself and is computed twice (the
     same program, one after the other, writing the same values). ``num_tiles`` is then the number of pairs,
-    cdiv(blocks, 2) * heads * batch.
+    cdiv(blocks, 2) * heads * batch. ``LISTED``: the program's tiles are instead its entries of ``schedule``,
+    a host-made table (``flashio.schedules``: the ``programs + 1`` offsets, then tile ids ``head_batch *
+    blocks + block``) that keeps the pairs but evens out the last rounds.
     """
     blocks_per_head = tl.cdiv(fixed_seqlen_q, BLOCK_M)
     num_programs = tl.num_programs(0)
-    if IS_CAUSAL:  # compile-time branches: the loop itself has none
+    if LISTED:  # compile-time branches: the loop itself has none
+        first, last, step = tl.load(schedule + tl.program_id(0)), tl.load(schedule + tl.program_id(0) + 1), 1
+    elif IS_CAUSAL:
         pairs_per_head = (blocks_per_head + 1) // 2
         trips = 2 * tl.cdiv(num_tiles - tl.program_id(0), num_programs)  # both tiles of each of its pairs
         first, last, step = 0, trips, 1
     else:
         first, last, step = tl.program_id(0), num_tiles, num_programs
     for tile in tl.range(first, last, step, warp_specialize=True):
-        if IS_CAUSAL:
+        if LISTED:
+            listed = tl.load(schedule + num_programs + 1 + tile)
+            pid_m = listed % blocks_per_head
+            batch_head = listed // blocks_per_head
+        elif IS_CAUSAL:
             pair = tl.program_id(0) + (tile // 2) * num_programs
             within = pair % pairs_per_head
             pid_m = tl.where(tile % 2 == 0, blocks_per_head - 1 - within, within)  # heavy, then light

@@ -1,0 +1,125 @@
+"""Tile schedules of the persistent kernels: which tiles each program takes, in which order (host side).
+
+A persistent kernel runs one program per multiprocessor, each looping over a share of the tiles. With
+causal attention the tiles differ in work (query block i of the forward sees about i + 1 key blocks), so
+the kernels take them in pairs of equal work, the heaviest block of a head with its lightest, and hand the
+pairs out round-robin, head by head (kernels/forward_ws.py says why: the heads' K/V stay in L2). On the
+issue's shapes that leaves a tail: batch x N is fixed, so there are 1024 pairs at d=128 (2048 at d=64, 512
+at d=256) for the H200's 132 programs, 7.76 rounds -- 100 programs take 8 pairs, 32 take 7, and a quarter
+of the machine idles through the last pair (up to 3% of the kernel's time; fewer blocks per head, more
+programs per head pair and the same share).
+
+``balanced_causal_schedule`` keeps the pairs, in the same order, for all but the last rounds, and hands the
+tiles of those last rounds out one by one, heaviest first, each to the program that would finish first
+(longest-processing-time list scheduling, Graham 1969), with a tile's cost modelled as its key blocks plus
+a fixed per-tile overhead. Only the tail is reordered, so the programs at work at once still share a few
+heads' K/V. The result is a table the kernels read: for program p the tile ids
+``tiles[offsets[p]:offsets[p + 1]]``, a tile id being ``head_batch * blocks_per_head + block``.
+
+Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+from dataclasses import dataclass
+from typing import Sequence
+
+# A tile's fixed cost (its first score product and softmax, which nothing overlaps, its last P V product and
+# epilogue) in key-block times: 1.5-1.9 measured for the d=128 persistent forward on the H200 (v0.15).
+TILE_OVERHEAD_BLOCKS = 1.7
+# Rounds of pairs at the end of the round-robin whose tiles are scheduled one by one. Two: enough tiles to
+# even the programs out (a tile is at most ~10% of a program's work at N=1k), few enough heads (about 2 x 132
+# pairs) that their K/V stay in the H200's 50 MB L2.
+TAIL_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class TileSchedule:
+    """Program p of a persistent grid of ``programs`` takes ``tiles[offsets[p]:offsets[p + 1]]`` in order."""
+
+    programs: int
+    offsets: tuple[int, ...]
+    tiles: tuple[int, ...]
+
+    def table(self) -> list[int]:
+        """The kernels' int32 table: the ``programs + 1`` offsets, then the tile ids."""
+        return list(self.offsets) + list(self.tiles)
+
+    def program_tiles(self, program: int) -> tuple[int, ...]:
+        return self.tiles[self.offsets[program]:self.offsets[program + 1]]
+
+    def busiest(self, tile_cost: Sequence[float], blocks_per_head: int) -> float:
+        """The largest sum of ``tile_cost[block]`` over one program's tiles (the modelled makespan)."""
+        return max(sum(tile_cost[tile % blocks_per_head] for tile in self.program_tiles(p))
+                   for p in range(self.programs))
+
+
+def pair_order(blocks_per_head: int, head_batches: int) -> list[tuple[int, ...]]:
+    """The causal kernels' pairs, head by head: (head_batch * blocks_per_head + block) ids of blocks i and
+    blocks_per_head - 1 - i, heavy first; the middle block of an odd count alone."""
+    pairs = []
+    for head_batch in range(head_batches):
+        base = head_batch * blocks_per_head
+        for light in range((blocks_per_head + 1) // 2):
+            heavy = blocks_per_head - 1 - light
+            pairs.append((base + heavy,) if heavy == light else (base + heavy, base + light))
+    return pairs
+
+
+def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int) -> TileSchedule:
+    """Pair u to program u mod ``programs``: the order the kernels follow without a table."""
+    pairs = pair_order(blocks_per_head, head_batches)
+    lists: list[list[int]] = [[] for _ in range(min(programs, len(pairs)))]
+    for unit, pair in enumerate(pairs):
+        lists[unit % len(lists)].extend(pair)
+    return _schedule(lists)
+
+
+@functools.lru_cache(maxsize=64)
+def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
+                             block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
+                             tail_rounds: int = TAIL_ROUNDS) -> TileSchedule:
+    """Pairs (``pair_order``) list-scheduled on ``programs`` programs -- each to the one that would finish it
+    first, ties to the lowest program, which is the round-robin while pairs are equal -- except the last
+    ``tail_rounds`` x ``programs`` pairs, whose tiles go one by one, the costliest first (LPT). A tile's cost
+    is ``block_work[block] + tile_overhead`` (``block_work``: key blocks per query block, one entry per
+    block of a head)."""
+    if len(block_work) != blocks_per_head:
+        raise ValueError(f"block_work: expected one entry per query block ({blocks_per_head}), got "
+                         f"{len(block_work)}")
+    if programs < 1 or head_batches < 1 or blocks_per_head < 1:
+        raise ValueError(f"blocks_per_head, head_batches and programs must be positive; got {blocks_per_head}, "
+                         f"{head_batches}, {programs}")
+    # Costs in integer thousandths of a block: sums of equal pairs must tie exactly (float sums of different
+    # terms may not), so that ties go to the lowest program and the bulk is the round-robin.
+    cost = [round(1000 * (work + tile_overhead)) for work in block_work]
+    pairs = pair_order(blocks_per_head, head_batches)
+    programs = min(programs, len(pairs))
+    tail_pairs = min(len(pairs), tail_rounds * programs)
+    bulk, tail = pairs[:len(pairs) - tail_pairs], pairs[len(pairs) - tail_pairs:]
+    tail_tiles = sorted((tile for pair in tail for tile in pair),
+                        key=lambda tile: -cost[tile % blocks_per_head])  # stable: ties keep head order
+    lists: list[list[int]] = [[] for _ in range(programs)]
+    finish = [(0, program) for program in range(programs)]  # a heap of (busy until, program)
+    for unit in [list(pair) for pair in bulk] + [[tile] for tile in tail_tiles]:
+        busy, program = heapq.heappop(finish)
+        lists[program].extend(unit)
+        heapq.heappush(finish, (busy + sum(cost[tile % blocks_per_head] for tile in unit), program))
+    return _schedule(lists)
+
+
+def causal_forward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_n: int) -> tuple[float, ...]:
+    """Key blocks each query block of a causal forward runs (bottom-right alignment: query block i sees the
+    keys below min(max((i + 1) * block_m + seqlen_k - seqlen_q, 0), seqlen_k))."""
+    blocks = -(-seqlen_q // block_m)
+    ends = (min(max((i + 1) * block_m + seqlen_k - seqlen_q, 0), seqlen_k) for i in range(blocks))
+    return tuple(float(-(-end // block_n)) for end in ends)
+
+
+def _schedule(lists: list[list[int]]) -> TileSchedule:
+    offsets = [0]
+    for tiles in lists:
+        offsets.append(offsets[-1] + len(tiles))
+    return TileSchedule(len(lists), tuple(offsets), tuple(tile for tiles in lists for tile in tiles))

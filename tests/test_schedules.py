@@ -1,0 +1,124 @@
+"""The persistent kernels' tile schedules (flashio.schedules): every tile once, pairs of equal work kept
+round-robin in the bulk, the last rounds evened out; and the launchers hand the table to the kernels."""
+
+import pytest
+import torch
+
+import flashio
+from flashio import configs, launch_plans, launchers, schedules
+
+
+def _forward_schedule(seqlen, block, head_batches, programs, **options):
+    blocks = -(-seqlen // block)
+    work = schedules.causal_forward_block_work(seqlen, seqlen, block, block)
+    return schedules.balanced_causal_schedule(blocks, head_batches, programs, work, **options), work
+
+
+@pytest.mark.parametrize("seqlen, head_batches, programs", [(1024, 256, 132), (640, 16, 7), (2048, 3, 132),
+                                                            (128, 5, 2)])
+def test_a_balanced_schedule_lists_every_tile_exactly_once(seqlen, head_batches, programs):
+    schedule, _ = _forward_schedule(seqlen, 128, head_batches, programs)
+    blocks = -(-seqlen // 128)
+    assert sorted(schedule.tiles) == list(range(blocks * head_batches))
+    assert schedule.offsets[0] == 0 and schedule.offsets[-1] == len(schedule.tiles)
+    assert list(schedule.offsets) == sorted(schedule.offsets)
+
+
+def test_the_table_is_the_offsets_then_the_tiles():
+    schedule, _ = _forward_schedule(512, 128, 3, 4)
+    table = schedule.table()
+    assert table[:schedule.programs + 1] == list(schedule.offsets)
+    assert table[schedule.programs + 1:] == list(schedule.tiles)
+
+
+def test_an_odd_block_count_lists_the_middle_block_once():
+    # The round-robin kernels compute a head's middle block twice (paired with itself); the list does not.
+    schedule, _ = _forward_schedule(640, 128, 2, 3)
+    assert len(schedule.tiles) == 2 * 5
+    assert schedules.pair_order(5, 1) == [(4, 0), (3, 1), (2,)]
+
+
+def test_all_but_the_last_rounds_keep_the_round_robin_pairs():
+    # d=128 N=16k on the issue's shapes: 128 blocks per head, one batch x 16 heads, 1024 pairs on 132 programs.
+    schedule, _ = _forward_schedule(16384, 128, 16, 132)
+    round_robin = schedules.round_robin_schedule(128, 16, 132)
+    bulk_pairs = 1024 - schedules.TAIL_ROUNDS * 132
+    for program in range(132):
+        bulk_tiles = 2 * len(range(program, bulk_pairs, 132))
+        assert schedule.program_tiles(program)[:bulk_tiles] == round_robin.program_tiles(program)[:bulk_tiles]
+
+
+@pytest.mark.parametrize("seqlen, heads", [(1024, 16), (2048, 16), (8192, 16), (1024, 32), (4096, 8)])
+def test_a_balanced_schedule_shortens_the_busiest_program_on_the_issue_shapes(seqlen, heads):
+    # batch x N = 16k: 1024 or 2048 pairs on 132 programs, 7.76 or 15.5 rounds. Modelled with the same cost
+    # the schedule uses (key blocks + a per-tile overhead); the round-robin's busiest program takes a whole
+    # extra pair.
+    blocks, head_batches = seqlen // 128, heads * 16384 // seqlen
+    schedule, work = _forward_schedule(seqlen, 128, head_batches, 132)
+    cost = [w + schedules.TILE_OVERHEAD_BLOCKS for w in work]
+    balanced = schedule.busiest(cost, blocks)
+    round_robin = schedules.round_robin_schedule(blocks, head_batches, 132).busiest(cost, blocks)
+    ideal = sum(cost) * head_batches / 132
+    assert balanced < round_robin
+    assert balanced - ideal < max(cost)  # within one tile of a perfect split
+
+
+def test_causal_forward_block_work_counts_the_key_blocks_each_query_block_sees():
+    assert schedules.causal_forward_block_work(512, 512, 128, 128) == (1.0, 2.0, 3.0, 4.0)
+    # Bottom-right alignment: 100 queries over 300 keys see keys up to 200 + row; 64-key blocks.
+    assert schedules.causal_forward_block_work(100, 300, 64, 64) == (5.0, 5.0)
+    # More queries than keys: the first query block sees no key.
+    assert schedules.causal_forward_block_work(300, 100, 128, 128) == (0.0, 1.0, 1.0)
+
+
+def test_a_balanced_schedule_rejects_work_of_the_wrong_length():
+    with pytest.raises(ValueError, match="block_work: expected one entry per query block \\(4\\), got 3"):
+        schedules.balanced_causal_schedule(4, 2, 3, (1.0, 2.0, 3.0))
+
+
+def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monkeypatch):
+    # Under the interpreter: 40 queries in 32-row tiles, 2 blocks x 2 heads x 2 sequences, 3 programs.
+    persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)
+    monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (persistent,), 128: (persistent,), 256: (persistent,)})
+    monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
+    launches = []
+    launch = launch_plans.launch
+    monkeypatch.setattr(launch_plans, "launch",
+                        lambda kernel, grid, *args, **constants: (launches.append((grid, args, constants)),
+                                                                  launch(kernel, grid, *args, **constants))[1])
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 2, 40, 32, dtype=torch.bfloat16) for _ in range(3))
+    balanced = flashio.attention(q, k, v, is_causal=True)
+    (grid, args, constants), = launches
+    expected = schedules.balanced_causal_schedule(
+        2, 4, launchers.INTERPRETER_PERSISTENT_PROGRAMS,
+        schedules.causal_forward_block_work(40, 40, configs.INTERPRETER_FORWARD.block_m,
+                                            configs.INTERPRETER_FORWARD.block_n))
+    assert constants["LISTED"] is True and grid == (expected.programs,)
+    assert args[-1].tolist() == expected.table()
+    # Each tile is computed by the same code whichever program takes it: the same output, bit for bit.
+    round_robin = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True)
+    monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (round_robin,), 128: (round_robin,),
+                                                           256: (round_robin,)})
+    assert torch.equal(flashio.attention(q, k, v, is_causal=True), balanced)
+    assert "LISTED" not in launches[-1][2]
+
+
+def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatch):
+    persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)
+    problem = launchers.describe(torch.empty(2, 2, 40, 32), torch.empty(2, 2, 40, 32), "bhnd", None)
+    assert launchers.persistent_schedule(persistent, problem, False, 3, torch.device("cpu")) == (None, False)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(persistent=False, half_diagonal=True, block_n=64), "half_diagonal"),
+    (dict(pipelined=False, half_diagonal=True), "half_diagonal"),
+    (dict(persistent=False, balanced_schedule=True), "balanced_schedule"),
+    (dict(output_from_registers=True, across_tiles=True, balanced_schedule=True), "balanced_schedule"),
+])
+def test_the_gluon_forward_rejects_options_its_form_does_not_have(options, message):
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match=message):
+        launchers.gluon_forward_constants(replace(config, **options), 128)
