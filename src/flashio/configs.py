@@ -244,9 +244,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
+    # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
+    # block and the balanced tile list +4-5% causal (1k 353 -> 371, 2k 470 -> 494, 4k 548 -> 577, 8k 598 ->
+    # 623; its causal stack 40 -> 8 B); non-causal it compiles to the same kernel (neither option applies).
+    # The paired form with them measured -1% to +1% (not changed).
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
-          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),
@@ -260,11 +265,13 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # The persistent form (``persistent=True``) keeps one program per multiprocessor and loops over the query
 # tiles, so the producer prefetches the next tile while the consumers finish one: on the H200 (v0.7) +15-18%
 # at d=128 N=1k and +11-18% at d=256 non-causal, causal +27% (d=128 1k) to -12% (d=256 16k), level or
-# slower at d=128 N >= 4k non-causal; the tuner keeps it where it wins.
+# slower at d=128 N >= 4k non-causal; the tuner keeps it where it wins. v0.18: at d=128 its causal tiles come
+# from the balanced list (flashio.schedules): +1 / +3.5 / +7 / +7% at causal 1k / 2k / 4k / 8k (probe run 11,
+# bf16; 373 -> 377 TFLOP/s at 1k, where it is the tuned kernel).
 FORWARD_WS_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(128, 128, 4, 2, "ws"),),
     128: (TileConfig(128, 128, 4, 2, "ws"), TileConfig(128, 64, 4, 2, "ws"),
-          TileConfig(128, 128, 4, 2, "ws", persistent=True)),
+          TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)),
     256: (TileConfig(128, 64, 4, 1, "ws"), TileConfig(128, 32, 4, 2, "ws"),
           TileConfig(128, 64, 4, 1, "ws", persistent=True)),
 }

@@ -302,6 +302,12 @@ FORMS = {
                                                                balanced_schedule=True),
     "Gluon persistent, output from registers, half diagonal, balanced": gluon(
         persistent=True, output_from_registers=True, half_diagonal=True, balanced_schedule=True),
+    "Gluon persistent, two Q buffers, half diagonal, balanced": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {
+            64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                            q_buffers=2, half_diagonal=True, balanced_schedule=True),),
+            128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                             split_kv=True, q_buffers=2, half_diagonal=True, balanced_schedule=True),)}}),
     "Triton ws persistent, balanced": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}}),
 }

@@ -528,13 +528,17 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         own_end = own_end * has_rows
 
     full_end = own_end
+    HALF_LAST: gl.constexpr = HALF_DIAGONAL and IS_CAUSAL  # without the causal mask no block is half seen
     if HALF_DIAGONAL:
-        gl.static_assert(PIPELINED and IS_CAUSAL, "the half diagonal block is a form of the causal pipelined loop")
+        gl.static_assert(PIPELINED, "the half diagonal block is a form of the pipelined loop")
+    if HALF_LAST:
         # Keys [0, visible_end) are all these rows see; when that ends in the first half of the last block (and
-        # block 0, the loop's prologue, is not the last), the last block is a half one.
+        # block 0, the loop's prologue, is not the last), the last block is a half one. The last block starts
+        # at a multiple of BLOCK_N below own_end, which is not one where the tile's keys end at seqlen_k.
         visible_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
-        half_last = (own_end > BLOCK_N) & (visible_end <= own_end - BLOCK_N // 2) & (unmasked_end <= own_end - BLOCK_N)
-        full_end = gl.where(half_last, own_end - BLOCK_N, own_end)
+        last_start = (own_end - 1) // BLOCK_N * BLOCK_N
+        half_last = (last_start > 0) & (visible_end <= last_start + BLOCK_N // 2) & (unmasked_end <= last_start)
+        full_end = gl.where(half_last, last_start, own_end)
 
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
@@ -546,7 +550,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_DIAGONAL)
+                                                         HALF_LAST)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
