@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import flashio
-from flashio import configs, launchers
+from flashio import configs, launchers, schedules
 from flashio.kernels import backward_gluon, backward_gluon_split
 from helpers import check_against_reference, random_qkv, record_grids
 
@@ -125,17 +125,41 @@ def test_persistent_fused_backward_runs_one_program_per_pair_of_key_blocks_up_to
     problem = launchers.describe(q, k, "bhnd", None)
     config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True)
     units = units_per_head * 2 * 3
-    grid, trailing = launchers.fused_backward_launch(config, problem, torch.device("cuda"))
-    assert grid == (min(units, 132),) and trailing == (2, units)
+    grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cuda"), causal=True)
+    assert grid == (min(units, 132),) and trailing == (2, units, None) and constants == {}
     big = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
-    assert launchers.fused_backward_launch(config, big, torch.device("cuda")) == ((132,), (16, 4 * 16 * 16))
+    assert launchers.fused_backward_launch(config, big, torch.device("cuda")) == ((132,), (16, 4 * 16 * 16, None), {})
+
+
+def test_a_balanced_persistent_fused_backward_takes_its_key_blocks_from_the_schedule_table(monkeypatch):
+    # Causal: the table of schedules.balanced_causal_schedule over key blocks (the backward's pairs, key
+    # block j first), made on the launch's device (here the CPU: three programs).
+    q, k = torch.empty(3, 8, 1000, 128), torch.empty(3, 2, 1500, 128)
+    problem = launchers.describe(q, k, "bhnd", None)
+    config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
+                                balanced_schedule=True)
+    grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
+    expected = schedules.balanced_causal_schedule(12, 2 * 3, launchers.INTERPRETER_PERSISTENT_PROGRAMS,
+                                                  schedules.causal_backward_block_work(1000, 1500, 64, 128),
+                                                  high_first=False)
+    assert grid == (expected.programs,) and constants == {"LISTED": True}
+    assert trailing[:2] == (2, 6 * 2 * 3) and trailing[2].tolist() == expected.table()
+    # Without the causal mask every key block is the same work: no table.
+    assert launchers.fused_backward_launch(config, problem, torch.device("cpu"))[1:] == ((2, 36, None), {})
+
+
+def test_a_balanced_schedule_is_an_option_of_the_persistent_fused_backward_only():
+    problem = launchers.describe(torch.empty(1, 2, 256, 128), torch.empty(1, 2, 256, 128), "bhnd", None)
+    config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, balanced_schedule=True)
+    with pytest.raises(ValueError, match="balanced_schedule is an option of the persistent fused backward"):
+        launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
 
 
 def test_non_persistent_fused_backward_runs_one_program_per_key_block_head_and_batch():
     q, k = torch.empty(3, 8, 256, 128), torch.empty(3, 2, 640, 128)
     problem = launchers.describe(q, k, "bhnd", None)
     config = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)
-    assert launchers.fused_backward_launch(config, problem, torch.device("cuda")) == ((5, 2, 3), ())
+    assert launchers.fused_backward_launch(config, problem, torch.device("cuda")) == ((5, 2, 3), (), {})
 
 
 def test_lse_and_d_in_shared_memory_is_an_option_of_the_specialised_fused_kernels_only():

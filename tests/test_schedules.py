@@ -122,3 +122,16 @@ def test_the_gluon_forward_rejects_options_its_form_does_not_have(options, messa
 
     with pytest.raises(ValueError, match=message):
         launchers.gluon_forward_constants(replace(config, **options), 128)
+
+
+def test_causal_backward_block_work_counts_the_query_blocks_that_see_each_key_block():
+    # Key block j (128 keys) is seen from query row 128 j on: 64-row query blocks from 2 j to the end.
+    assert schedules.causal_backward_block_work(512, 512, 64, 128) == (8.0, 6.0, 4.0, 2.0)
+    # Bottom-right alignment, 200 queries over 300 keys: key 128 j is seen from row 128 j - 100 on, so key
+    # block 2 (keys 256..) from row 156, in query block 2 of 4.
+    assert schedules.causal_backward_block_work(200, 300, 64, 128) == (4.0, 4.0, 2.0)
+
+
+def test_the_backward_pairs_put_the_low_key_block_first():
+    assert schedules.pair_order(5, 1, high_first=False) == [(0, 4), (1, 3), (2,)]
+    assert schedules.pair_order(5, 1) == [(4, 0), (3, 1), (2,)]

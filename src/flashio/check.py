@@ -318,7 +318,7 @@ def forced_paths() -> dict:
         # half block): its persistent form with the list.
         "forward: Gluon, persistent, half diagonal block, balanced schedule": gluon_forward(
             replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True),
-            replace(persistent, half_diagonal=True, balanced_schedule=True),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True),
             replace(persistent_d256, balanced_schedule=True)),
         "forward: Gluon, half diagonal block, ping-pong / separate K/V slots": gluon_forward(
             replace(pipelined, pingpong=True, half_diagonal=True),
@@ -359,6 +359,10 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), persistent, LSE/D in shared memory": fused_backward(
             replace(specialised_d64, persistent=True, stats_in_shared=True),
             replace(specialised, persistent=True, stats_in_shared=True)),
+        # Its causal key blocks from a balanced tile list (v0.18, prepared; flashio.schedules).
+        "backward: fused five-product (Gluon), persistent, balanced schedule": fused_backward(
+            replace(specialised_d64, persistent=True, stats_in_shared=True, balanced_schedule=True),
+            replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -72,7 +72,8 @@ class TileConfig:
     (pipelined Gluon forward, causal): a consumer whose rows see only the first half of their last key
     block (the first consumer's diagonal block with 64-row consumers and 128-key blocks) computes that
     block's two products over the half; ``balanced_schedule`` (persistent forward, warp-specialised or
-    Gluon, causal): the programs take their tiles from a host-made list (``flashio.schedules``) that keeps
+    Gluon, and persistent fused backward; causal): the programs take their tiles (query blocks; key blocks in
+    the backward) from a host-made list (``flashio.schedules``) that keeps
     the pairs of equal work but hands the last rounds' tiles out one by one, costliest first, instead of
     round-robin.
     """
@@ -236,9 +237,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # thread), led every Gluon form at N <= 4k (non-causal 1k 418, causal 1k 299, 2k 377, 4k 403); the same
     # storing its output from registers measured -2% to +3% against it (run 6): both are candidates. In the
     # v0.15 grid the tuner took one of them at 18 of 20 d=64 points (the portable 64x64 kernel at causal 1k).
+    # v0.18 (probe run 12, bf16, median of 3 rounds): the persistent form with the half diagonal block and
+    # the balanced tile list, causal 1k / 2k / 4k / 8k 258 -> 261, 346 -> 359, 385 -> 410, 424 -> 448 TFLOP/s;
+    # non-causal the same kernel (neither option applies there).
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2),
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),

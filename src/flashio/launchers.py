@@ -132,21 +132,27 @@ _SCHEDULES: dict = {}
 
 
 def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, programs: int,
-                        device: torch.device) -> tuple[torch.Tensor, bool]:
-    """(tile list, whether the kernel reads it) of a persistent forward launch of ``programs`` programs: with
+                        device: torch.device, backward: bool = False) -> tuple[Optional[torch.Tensor], bool]:
+    """(tile list, whether the kernel reads it) of a persistent forward (query blocks of each head) or fused
+    backward (``backward``: key blocks of each KV head) launch of ``programs`` programs: with
     ``balanced_schedule`` and causal attention the int32 table of ``schedules.balanced_causal_schedule`` for
     these shapes, made once per device and shape (a host-to-device copy on the first call only), else None
     (the kernels' ``schedule`` argument is then a compile-time None, never read)."""
     if not (config.balanced_schedule and causal):
         return None, False
-    blocks = cdiv(problem.seqlen_q, config.block_m)
-    key = (device, blocks, problem.num_heads * problem.batch, programs, problem.seqlen_q, problem.seqlen_k,
-           config.block_m, config.block_n)
+    if backward:
+        blocks, head_batches = cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads * problem.batch
+        block_work = schedules.causal_backward_block_work
+    else:
+        blocks, head_batches = cdiv(problem.seqlen_q, config.block_m), problem.num_heads * problem.batch
+        block_work = schedules.causal_forward_block_work
+    key = (device, backward, blocks, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
+           config.block_n)
     table = _SCHEDULES.get(key)
     if table is None:
-        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m,
-                                                   config.block_n)
-        schedule = schedules.balanced_causal_schedule(blocks, problem.num_heads * problem.batch, programs, work)
+        work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+        schedule = schedules.balanced_causal_schedule(blocks, head_batches, programs, work,
+                                                      high_first=not backward)
         if schedule.programs != programs:
             raise RuntimeError(f"a balanced schedule of {programs} programs came out with {schedule.programs}")
         table = _SCHEDULES[key] = launch_plans.persistent(
@@ -183,15 +189,21 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 
 
-def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.device) -> tuple[tuple, tuple]:
-    """(grid, trailing arguments) of a fused-backward launch: one program per key block, KV head and batch,
-    or for the persistent kernel one per multiprocessor (at most one per work unit, a pair of key blocks of
-    one head) with (KV heads, work units) appended to the arguments."""
+def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.device,
+                          causal: bool = False) -> tuple[tuple, tuple, dict]:
+    """(grid, trailing arguments, extra constants) of a fused-backward launch: one program per key block, KV
+    head and batch, or for the persistent kernel one per multiprocessor (at most one per work unit, a pair of
+    key blocks of one head) with (KV heads, work units, tile list) appended to the arguments (the list is
+    read only with ``balanced_schedule``, causal: ``LISTED``)."""
     key_blocks = cdiv(problem.seqlen_k, config.block_n)
+    if config.balanced_schedule and not config.persistent:
+        raise ValueError(f"balanced_schedule is an option of the persistent fused backward; got {config}")
     if not config.persistent:
-        return (key_blocks, problem.num_kv_heads, problem.batch), ()
+        return (key_blocks, problem.num_kv_heads, problem.batch), (), {}
     units = cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch
-    return (min(units, persistent_programs(device)),), (problem.num_kv_heads, units)
+    programs = min(units, persistent_programs(device))
+    schedule, listed = persistent_schedule(config, problem, causal, programs, device, backward=True)
+    return (programs,), (problem.num_kv_heads, units, schedule), ({"LISTED": True} if listed else {})
 
 
 def interpreter_enabled() -> bool:
@@ -703,7 +715,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         def launch_fused(config: TileConfig):
             launch_plans.zero_(dq_accumulator)
             _ensure_tma_allocator()
-            grid, persistent_arguments = fused_backward_launch(config, problem, q.device)
+            grid, persistent_arguments, listed = fused_backward_launch(config, problem, q.device, causal)
             kernel, constants = fused_backward_kernel(config, problem.head_dim)
             launch_plans.launch(
                 kernel, grid, q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
@@ -711,7 +723,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                 *strides_bhnd(dq_accumulator, layout)[:3],
                 problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, *persistent_arguments,
-                IS_CAUSAL=causal, num_warps=config.num_warps, **constants,
+                IS_CAUSAL=causal, num_warps=config.num_warps, **constants, **listed,
             )
 
         if forced == "gluon":

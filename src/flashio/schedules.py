@@ -1,8 +1,9 @@
 """Tile schedules of the persistent kernels: which tiles each program takes, in which order (host side).
 
 A persistent kernel runs one program per multiprocessor, each looping over a share of the tiles. With
-causal attention the tiles differ in work (query block i of the forward sees about i + 1 key blocks), so
-the kernels take them in pairs of equal work, the heaviest block of a head with its lightest, and hand the
+causal attention the tiles differ in work (query block i of the forward sees about i + 1 key blocks, key
+block j of the fused backward is seen by about n - j query blocks), so the kernels take them in pairs of
+equal work, the heaviest block of a head with its lightest, and hand the
 pairs out round-robin, head by head (kernels/forward_ws.py says why: the heads' K/V stay in L2). On the
 issue's shapes that leaves a tail: batch x N is fixed, so there are 1024 pairs at d=128 (2048 at d=64, 512
 at d=256) for the H200's 132 programs, 7.76 rounds -- 100 programs take 8 pairs, 32 take 7, and a quarter
@@ -56,21 +57,25 @@ class TileSchedule:
                    for p in range(self.programs))
 
 
-def pair_order(blocks_per_head: int, head_batches: int) -> list[tuple[int, ...]]:
-    """The causal kernels' pairs, head by head: (head_batch * blocks_per_head + block) ids of blocks i and
-    blocks_per_head - 1 - i, heavy first; the middle block of an odd count alone."""
+def pair_order(blocks_per_head: int, head_batches: int, high_first: bool = True) -> list[tuple[int, ...]]:
+    """The causal kernels' pairs, head by head: (head_batch * blocks_per_head + block) ids of blocks
+    blocks_per_head - 1 - i and i (``high_first``: the forward's order, its heavy query block first; else
+    i first, the fused backward's, whose key block i is the heavy one); the middle block of an odd count
+    alone."""
     pairs = []
     for head_batch in range(head_batches):
         base = head_batch * blocks_per_head
-        for light in range((blocks_per_head + 1) // 2):
-            heavy = blocks_per_head - 1 - light
-            pairs.append((base + heavy,) if heavy == light else (base + heavy, base + light))
+        for low in range((blocks_per_head + 1) // 2):
+            high = blocks_per_head - 1 - low
+            first, second = (high, low) if high_first else (low, high)
+            pairs.append((base + high,) if high == low else (base + first, base + second))
     return pairs
 
 
-def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int) -> TileSchedule:
+def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int,
+                         high_first: bool = True) -> TileSchedule:
     """Pair u to program u mod ``programs``: the order the kernels follow without a table."""
-    pairs = pair_order(blocks_per_head, head_batches)
+    pairs = pair_order(blocks_per_head, head_batches, high_first)
     lists: list[list[int]] = [[] for _ in range(min(programs, len(pairs)))]
     for unit, pair in enumerate(pairs):
         lists[unit % len(lists)].extend(pair)
@@ -80,12 +85,12 @@ def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int)
 @functools.lru_cache(maxsize=64)
 def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
                              block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
-                             tail_rounds: int = TAIL_ROUNDS) -> TileSchedule:
+                             tail_rounds: int = TAIL_ROUNDS, high_first: bool = True) -> TileSchedule:
     """Pairs (``pair_order``) list-scheduled on ``programs`` programs -- each to the one that would finish it
     first, ties to the lowest program, which is the round-robin while pairs are equal -- except the last
     ``tail_rounds`` x ``programs`` pairs, whose tiles go one by one, the costliest first (LPT). A tile's cost
     is ``block_work[block] + tile_overhead`` (``block_work``: key blocks per query block, one entry per
-    block of a head)."""
+    block of a head); ``high_first``: the order within a pair (``pair_order``)."""
     if len(block_work) != blocks_per_head:
         raise ValueError(f"block_work: expected one entry per query block ({blocks_per_head}), got "
                          f"{len(block_work)}")
@@ -95,7 +100,7 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
     # Costs in integer thousandths of a block: sums of equal pairs must tie exactly (float sums of different
     # terms may not), so that ties go to the lowest program and the bulk is the round-robin.
     cost = [round(1000 * (work + tile_overhead)) for work in block_work]
-    pairs = pair_order(blocks_per_head, head_batches)
+    pairs = pair_order(blocks_per_head, head_batches, high_first)
     programs = min(programs, len(pairs))
     tail_pairs = min(len(pairs), tail_rounds * programs)
     bulk, tail = pairs[:len(pairs) - tail_pairs], pairs[len(pairs) - tail_pairs:]
@@ -116,6 +121,15 @@ def causal_forward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_
     blocks = -(-seqlen_q // block_m)
     ends = (min(max((i + 1) * block_m + seqlen_k - seqlen_q, 0), seqlen_k) for i in range(blocks))
     return tuple(float(-(-end // block_n)) for end in ends)
+
+
+def causal_backward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_n: int) -> tuple[float, ...]:
+    """Query blocks each key block of the causal fused backward runs (kernels/backward_gluon.py
+    ``_query_blocks``: from the block holding the first row that sees the key block's first key, to the end;
+    bottom-right alignment)."""
+    blocks = -(-seqlen_k // block_n)
+    firsts = (max(j * block_n - (seqlen_k - seqlen_q), 0) // block_m * block_m for j in range(blocks))
+    return tuple(float(max(-(-(seqlen_q - first) // block_m), 0)) for first in firsts)
 
 
 def _schedule(lists: list[list[int]]) -> TileSchedule:

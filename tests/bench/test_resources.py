@@ -150,11 +150,13 @@ def test_persistent_fused_backward_with_lse_and_d_in_shared_memory_keeps_its_blo
         fused_backward):
     # The persistent form's loop state over work units (and the one-warp loader's) still takes a few stack
     # slots, per tile rather than per block: SASS read in v0.12 found 48-72 B per thread and no local-memory
-    # access inside the block loop, against 120 B for its register form.
+    # access inside the block loop, against 120 B for its register form. v0.18: the causal compile taking its
+    # key blocks from a balanced tile list (LISTED) keeps 24 B (the round-robin causal compile: 48 B).
     rows = [row for row in fused_backward if "persistent stats-smem" in row["label"]]
-    assert len(rows) == 1
-    assert_one_12_warp_program_on_warpgroup_mmas(rows[0])
-    assert rows[0]["stack"] <= 72, rows[0]
+    assert len(rows) == 2
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["stack"] <= 72, row
 
 
 def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_without_spills(fused_backward):

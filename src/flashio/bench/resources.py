@@ -226,6 +226,13 @@ def surveyed():
         form += " stats-smem" if config.stats_in_shared else ""
         rows.append((f"backward fused gluon{form}{' kv-regs' if config.kv_in_registers else ''} d={d}", kernel,
                      dict(constants, IS_CAUSAL=False), config))
+    # The persistent form's causal compile taking its key blocks from a balanced tile list (v0.18, LISTED).
+    if launchers.GLUON_AVAILABLE:
+        config = TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                            balanced_schedule=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 128)
+        rows.append(("backward fused gluon ws persistent stats-smem balanced causal d=128", kernel,
+                     dict(constants, IS_CAUSAL=True, LISTED=True), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

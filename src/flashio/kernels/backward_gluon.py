@@ -643,6 +643,15 @@ def _paired_halves(unit, num_blocks):
 
 
 @gluon.jit
+def _listed_block(schedule, index, num_blocks, num_heads):
+    """(block, head, batch) of entry ``index`` of a host-made tile list (``flashio.schedules``: the
+    ``num_programs + 1`` offsets, then ids ``head_batch * num_blocks + block``)."""
+    tile = gl.load(schedule + gl.num_programs(0) + 1 + index)
+    head_batch = tile // num_blocks
+    return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
+
+
+@gluon.jit
 def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                 stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                 seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
@@ -650,15 +659,29 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                 NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr,
                                 LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem,
-                                STATS_IN_SMEM: gl.constexpr):
-    """The loader warp of the persistent form: the loads of every key block of this program's units, the
-    Q/dO ring running on across them. A key block's K_j, V_j overwrite the previous block's once the MMA
-    warps released those (``kv_empty``), which they do before storing that block's dK and dV: the next
-    block's first loads land while they do. Waiting for ``kv_empty`` also means the previous K/V loads have
-    landed, so their in-kernel descriptors may be rewritten."""
+                                STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
+    """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
+    of its entries in ``schedule``), the Q/dO ring running on across them. A key block's K_j, V_j overwrite
+    the previous block's once the MMA warps released those (``kv_empty``), which they do before storing that
+    block's dK and dV: the next block's first loads land while they do. Waiting for ``kv_empty`` also means
+    the previous K/V loads have landed, so their in-kernel descriptors may be rewritten."""
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
+    if LISTED:
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+            key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
+            start_n = key_block * BLOCK_N
+            lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
+            it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                     stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                                     batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                                     k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
+                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
+                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            tile_iter += 1
+        return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_paired_halves(unit, num_key_blocks)):
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
@@ -678,10 +701,20 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
 def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size,
                                     num_kv_heads, num_units, dq_smem, dq_ready, dq_empty,
                                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                                    DQ_BUFFERS: gl.constexpr, IS_CAUSAL: gl.constexpr):
-    """The dQ warp of the persistent form: the reduce-adds of every key block of this program's units."""
+                                    DQ_BUFFERS: gl.constexpr, IS_CAUSAL: gl.constexpr, schedule=None,
+                                    LISTED: gl.constexpr = False):
+    """The dQ warp of the persistent form: the reduce-adds of every key block of this program's units
+    (LISTED: of its entries in ``schedule``)."""
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
+    if LISTED:
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+            key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
+            lo, num_blocks = _query_blocks(key_block * BLOCK_N, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            it = _fused_ws_reduce_tile(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks,
+                                       seqlen_q, kv_group_size, dq_smem, dq_ready, dq_empty, it,
+                                       BLOCK_M, HEAD_DIM, DQ_BUFFERS)
+        return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_paired_halves(unit, num_key_blocks)):
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
@@ -701,14 +734,33 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
-                                       STATS_IN_SMEM: gl.constexpr):
-    """The MMA warps of the persistent form: every key block of this program's units; after a block's last
-    product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV."""
+                                       STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
+    """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
+    in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
+    dK and dV."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
+    if LISTED:
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+            key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
+            start_n = key_block * BLOCK_N
+            lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
+                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
+                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
+            gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
+            mbarrier.arrive(kv_empty)
+            _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                                 batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
+                                 kv_layout)
+            tile_iter += 1
+        return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_paired_halves(unit, num_key_blocks)):
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
@@ -741,19 +793,21 @@ def attention_backward_fused_ws_persistent_kernel(
     stride_dkb, stride_dkh, stride_dkn,
     stride_dvb, stride_dvh, stride_dvn,
     stride_dqb, stride_dqh, stride_dqm,
-    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units, schedule,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False,
+    STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
     KV heads x batch; see ``_paired_block``), so that a key block's K/V loads and first Q/dO loads
     land while the previous block's dK and dV are stored, instead of once per program. H200, bf16, whole
     backward (v0.12 probe): d=128 -1% to +4.5% against the non-persistent kernel (causal 4k +4.5%), d=64
-    0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads`` and ``num_units``; grid
-    (min(num_units, multiprocessors),)."""
+    0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads``, ``num_units`` and
+    ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
+    entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
+    evens out the last rounds; otherwise ``schedule`` is None."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM)
@@ -765,15 +819,15 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
-            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)),
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
-            dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL)),
+            dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED)),
     ], [1, 1], [LOADER_REGS, REDUCER_REGS])
