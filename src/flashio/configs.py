@@ -189,6 +189,9 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # products at d=128 (88 B of stack); without that, d=128 +12-20% non-causal (16k 487 -> 556 TFLOP/s, 2k
 # 405 -> 484; cuDNN 565 / 524) and +5-11% causal, d=64 +6-13% (no spills there: the rows' registers freed for
 # the products' pipelining), so every specialised candidate takes it.
+# v0.18: the persistent d=128 form takes its causal key blocks from a balanced tile list (flashio.schedules;
+# probe run 3, bf16, median of 3 rounds: causal 1k / 2k / 4k / 16k 270 -> 274, 360 -> 376, 429 -> 447, 503 ->
+# 512 TFLOP/s; non-causal the same kernel, which measured -1% to +3% between its two columns: the noise).
 FUSED_TUNED_BUCKETS = (64, 128, 256)
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),
@@ -197,7 +200,7 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
                     stats_in_shared=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
-                     stats_in_shared=True)),
+                     stats_in_shared=True, balanced_schedule=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
 }
