@@ -183,6 +183,25 @@ Outcome (v0.17, run 8, results/2026-12-01_h200_v0.17_probes/): more than predict
 d=128 causal 1k / 2k / 4k / 8k, +14-28% at d=64 causal; non-causal level. Run 9 timed the pipelined Gluon forms
 with block 0 unmasked (v0.17) against the previous file (+1-9%) and the persistent plain loop (slower than the
 Triton kernel at every causal point); run 10 found no Gluon form ahead of the Triton kernel at d=128 causal 1k.
+
+Run 11 (v0.18, results/2026-12-01_h200_v0.18_probes/probe_run11_d128.txt) times two options against the forms
+without them, three rounds in turn (``--rounds 3``, medians): ``half_diagonal`` (the first consumer's last key
+block, whose second half none of its rows sees, computed over its first half) and ``balanced_schedule`` (the
+persistent grids' causal tiles from a host-made list that evens out the last two rounds; flashio.schedules):
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 --rounds 3 --forms "Triton ws persistent" "Triton ws persistent, balanced" \
+        "Gluon persistent (paired)" "Gluon persistent (paired), half diagonal" "Gluon persistent (paired), balanced" \
+        "Gluon persistent (paired), half diagonal, balanced" "Gluon persistent, output from registers" \
+        "Gluon persistent, output from registers, half diagonal, balanced"
+
+Prediction: the list +1-3% at every causal point (its model: 1.9-2.9% at d=128), the half block +2-4% at
+causal 1k, +1-2% at 2k, < 1% beyond. Outcome (bf16, d=128 causal 1k / 2k / 4k / 8k): the list +1 / +3.5 / +7
+/ +7% on the Triton kernel (373 -> 377 at 1k), within the noise on the paired Gluon form; the half block alone
+-1 to -2% (wrong); both on the form storing from registers +4-5% (1k 353 -> 371, 8k 598 -> 623; its causal
+stack 40 -> 8 B). Run 12 (d=64, ``--forms "Gluon persistent, two Q buffers" "Gluon persistent, two Q buffers,
+half diagonal, balanced" ...``): the two-Q-set form with both +1 / +4 / +6.5 / +6%. The half-diagonal forms
+failed to compile non-causal in run 11 (an assertion, since a no-op there).
 """
 
 import argparse

@@ -42,6 +42,9 @@ alternating in each of ``--rounds`` rounds:
 
 Prediction: the schedule's model shortens the busiest program by 2-3% at every causal point (1024 pairs of key
 blocks on 132 programs at d=128, 7.76 rounds); measured +1-3% causal, non-causal unchanged (no table).
+Outcome (v0.18, results/2026-12-01_h200_v0.18_probes/probe_bwd_run3.txt, bf16): causal 1k / 2k / 4k / 16k
+270 -> 274, 360 -> 376, 429 -> 447, 503 -> 512 TFLOP/s (+1.5 / +4.4 / +4.2 / +1.8%); non-causal, the same kernel
+in both columns, -1% to +3% (the noise of this comparison). The tuned d=128 persistent form takes the list.
 """
 
 import argparse

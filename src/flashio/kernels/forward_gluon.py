@@ -17,6 +17,12 @@ d=128 4k while cuDNN's loses 1%. Here the partitions are explicit:
 - epilogue: O_w / l through its Q buffer (no longer needed) and a TMA store; LSE (natural log) stored
   directly. Rows that see no key get O = 0 and LSE = -inf, as in the Triton kernels.
 
+A causal consumer's last key block straddles its diagonal; with 64-row consumers and 128-key blocks the
+first consumer's rows see at most the first half of it. ``HALF_DIAGONAL`` (pipelined loop) then computes that
+block's two products over the half (``_half_block_last``): v0.18, correct on the H200; with the tile list
+below, +4-5% for the persistent form storing its output from registers at d=128 causal, alone -1 to -2% on
+the paired form (tuned where it led).
+
 Options (constexprs): ``PIPELINED`` — the next block's S = Q K^T is issued beside this block's P V
 product and its softmax runs while that product is on the tensor cores (FlashAttention-3, section 3.2;
 +8-20% at d=128 on the H200); ``SPLIT_KV`` — K and V slots with their own barriers (V's after K's in the
@@ -1051,7 +1057,9 @@ def attention_forward_gluon_persistent_kernel(
     loader fetches a tile's Q (before its first K/V block) while the consumers compute the previous tile;
     ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop. On the
     H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
-    (not tuned)."""
+    (not tuned). ``LISTED`` (causal): each program takes its entries of ``schedule`` instead of round-robin
+    units, a host-made list (``flashio.schedules``) that keeps the pairs but evens out the last two rounds
+    (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(not ACROSS_TILES or (PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and CONSUMERS == 2
                                           and not EARLY_Q_RELEASE and not OUTPUT_BUFFER),
