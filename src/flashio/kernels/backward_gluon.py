@@ -668,6 +668,9 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
+    # The listed loop repeats the round-robin loop's body in each partition: with the two loops sharing one
+    # body (a helper, or one loop over work items), the round-robin kernels' SASS changed instruction order
+    # (compiled for sm_90a on the CPU, v0.18), and their H200 timings are for this code.
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)

@@ -285,7 +285,9 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     runs, then O += P V over the half, waited. Both products are half the work of a full block's (a
     [ROWS, BLOCK_N / 2] score tile, a BLOCK_N / 2 reduction); the loader still fetched the whole block,
     which the other consumer reads. The same turns (PINGPONG) and releases as a ``_pipelined_step``
-    followed by the loop's epilogue. Returns (O, m, l, turns taken)."""
+    followed by the loop's epilogue, written out again rather than shared: generalised to a key count, those
+    two changed the instruction order of the tuned forms (sm_90a, CPU compile, v0.18), whose H200 timings
+    are for this code. Returns (O, m, l, turns taken)."""
     HALF_N: gl.constexpr = BLOCK_N // 2
     half_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                           instr_shape=[16, HALF_N, 16])
