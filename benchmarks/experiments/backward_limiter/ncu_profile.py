@@ -40,6 +40,12 @@ changes nothing; ``--forward-form persistent|out-regs`` (prepared in v0.13, not 
 added to the forward points) compares the persistent Gluon forward with the form that stores its output from
 registers; ``three|three-plain`` (prepared in v0.14, not run; d=64 causal 1k added) the d=64 forms with three
 consumer warpgroups, which the v0.14 probe measured 12-26% slower than two at causal 1k-2k.
+Run 4 (v0.18): ``--pass forward --point 128:causal:1024`` with ``--forward-form out-regs-half-balanced`` (the
+tuned d=128 Gluon form) and ``--forward-form ws-balanced`` (the Triton persistent kernel with the list, the
+tuned choice there): why the Gluon form, which masks only the diagonal, trails the Triton kernel, which masks
+every block, by 1-2% at d=128 causal 1k. Prediction: the Gluon kernel's warps wait longer at barriers (its
+consumers' tile boundaries: the first scores and softmax, the last P V product and epilogue, with nothing of
+their own to overlap) and its tensor pipe is less busy, while it issues fewer instructions.
 """
 
 import argparse
@@ -56,13 +62,18 @@ FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (1
 # takes the output-from-registers form), instead of flashio's tuned choice.
 FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
                  "three": {"output_from_registers": True, "block_m": 192},
-                 "three-plain": {"output_from_registers": True, "block_m": 192, "pipelined": False}}
+                 "three-plain": {"output_from_registers": True, "block_m": 192, "pipelined": False},
+                 # v0.18: the tuned d=128 Gluon form (half diagonal block, balanced tile list), and the Triton
+                 # persistent kernel with the list (the tuned choice at d=128 causal 1k).
+                 "out-regs-half-balanced": {"output_from_registers": True, "half_diagonal": True,
+                                            "balanced_schedule": True},
+                 "ws-balanced": None}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
 
 
-def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None) -> None:
+def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, only: str | None = None) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -72,7 +83,12 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None) -> 
     if stats_in_shared:
         configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
                                                                      stats_in_shared=True),)
-    if forward_form is not None:
+    if forward_form == "ws-balanced":
+        os.environ["FLASHIO_FORWARD_PATH"] = "ws"
+        for d in (64, 128):
+            configs.FORWARD_WS_CANDIDATES[d] = (configs.TileConfig(128, 128, 4, 2, "ws", persistent=True,
+                                                                   balanced_schedule=True),)
+    elif forward_form is not None:
         os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
         base = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)
         options = FORWARD_FORMS[forward_form]
@@ -82,6 +98,8 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None) -> 
                 replace(base, output_from_registers=True) if three_consumers_at_d128 else replace(base, **options),)
     torch.manual_seed(0)
     for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
+        if only is not None and only != f"{d}:{'causal' if causal else 'noncausal'}:{n}":
+            continue
         batch, heads = 16384 // n, 2048 // d  # the issue's grid: 16k tokens, hidden 2048
         q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
         scale = d ** -0.5
@@ -118,10 +136,12 @@ def main() -> int:
                         help="backward: the fused kernel with LSE/D rows in shared memory")
     parser.add_argument("--forward-form", choices=tuple(FORWARD_FORMS),
                         help="forward: this form of the persistent Gluon forward instead of the tuned choice")
+    parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
+                        help="profile only this point of the pass's list (e.g. 128:causal:1024)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.kernel_pass, args.stats_in_shared, args.forward_form)
+        child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point)
         return 0
     env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
     if args.kernel_pass == "backward":
@@ -130,7 +150,8 @@ def main() -> int:
                *(argument for section in SECTIONS for argument in ("--section", section)),
                sys.executable, __file__, "--child", "--pass", args.kernel_pass,
                *(["--stats-in-shared"] if args.stats_in_shared else []),
-               *(["--forward-form", args.forward_form] if args.forward_form else [])]
+               *(["--forward-form", args.forward_form] if args.forward_form else []),
+               *(["--point", args.point] if args.point else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode
 
