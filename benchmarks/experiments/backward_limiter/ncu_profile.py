@@ -45,7 +45,13 @@ tuned d=128 Gluon form) and ``--forward-form ws-balanced`` (the Triton persisten
 tuned choice there): why the Gluon form, which masks only the diagonal, trails the Triton kernel, which masks
 every block, by 1-2% at d=128 causal 1k. Prediction: the Gluon kernel's warps wait longer at barriers (its
 consumers' tile boundaries: the first scores and softmax, the last P V product and epilogue, with nothing of
-their own to overlap) and its tensor pipe is less busy, while it issues fewer instructions.
+their own to overlap) and its tensor pipe is less busy, while it issues fewer instructions. Outcome (v0.18,
+results/2026-12-01_h200_v0.18_probes/ncu_run4_*.log): held — Gluon 194.7 µs, tensor pipe 41.0%, 1.13
+instructions per active cycle, 10.6 cycles between a warp's issues (top stall: CTA barrier); Triton 186.4 µs,
+45.2%, 1.63, 7.4 (short scoreboard); cuDNN 160.7 µs, 53.4%, 1.54, 5.9. Run 5 exported the Gluon kernel's source
+page (``stall_sites.py`` beside this file sums it): a quarter of the samples are warps parked at the final
+barriers for the whole kernel (padding warps: no cost); of the rest, the consumers' wait for their Q tile at
+each tile start is 7.2%, warpgroup-MMA waits 9.9%, exponentials 9.9%.
 """
 
 import argparse
