@@ -321,6 +321,11 @@ FORMS = {
                                                                balanced_schedule=True),
     "Gluon persistent, output from registers, half diagonal, balanced": gluon(
         persistent=True, output_from_registers=True, half_diagonal=True, balanced_schedule=True),
+    # v0.18 "Next" item 1: the register-storing form with both options, its Q handed back after the last
+    # score product (runs 4-5: the consumers wait for Q at each tile start).
+    "Gluon persistent, Q handed back early, half diagonal, balanced": gluon(
+        persistent=True, output_from_registers=True, early_q_release=True, half_diagonal=True,
+        balanced_schedule=True),
     "Gluon persistent, two Q buffers, half diagonal, balanced": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {
             64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
