@@ -201,7 +201,11 @@ causal 1k, +1-2% at 2k, < 1% beyond. Outcome (bf16, d=128 causal 1k / 2k / 4k / 
 -1 to -2% (wrong); both on the form storing from registers +4-5% (1k 353 -> 371, 8k 598 -> 623; its causal
 stack 40 -> 8 B). Run 12 (d=64, ``--forms "Gluon persistent, two Q buffers" "Gluon persistent, two Q buffers,
 half diagonal, balanced" ...``): the two-Q-set form with both +1 / +4 / +6.5 / +6%. The half-diagonal forms
-failed to compile non-causal in run 11 (an assertion, since a no-op there).
+failed to compile non-causal in run 11 (an assertion, since a no-op there). Run 13 (v0.18,
+probe_run13_d128.txt; ``--points causal:1024 causal:2048 causal:4096``) timed the register-storing form with
+both options and its Q handed back after the last score product ("Gluon persistent, Q handed back early, half
+diagonal, balanced"; ncu runs 4-5 found the consumers waiting for Q at each tile start): prediction +2-4% at
+causal 1k, outcome slower at every point (364 / 428 / 496 against 369 / 471 / 561 TFLOP/s).
 """
 
 import argparse
