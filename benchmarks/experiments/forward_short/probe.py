@@ -205,7 +205,10 @@ failed to compile non-causal in run 11 (an assertion, since a no-op there). Run 
 probe_run13_d128.txt; ``--points causal:1024 causal:2048 causal:4096``) timed the register-storing form with
 both options and its Q handed back after the last score product ("Gluon persistent, Q handed back early, half
 diagonal, balanced"; ncu runs 4-5 found the consumers waiting for Q at each tile start): prediction +2-4% at
-causal 1k, outcome slower at every point (364 / 428 / 496 against 369 / 471 / 561 TFLOP/s).
+causal 1k, outcome slower at every point (364 / 428 / 496 against 369 / 471 / 561 TFLOP/s). Run 14
+(probe_run14_d128.txt) timed "Gluon persistent, two Q buffers, half diagonal, balanced" (at d=128 beside two K/V
+slots) against the three-slot form: prediction within ±3% at causal 1k, outcome 355 / 435 / 508 against 372 / 464
+/ 523 at causal 1k / 2k / 4k and 439 against 491 non-causal 1k.
 """
 
 import argparse
