@@ -115,6 +115,9 @@ def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatc
     (dict(pipelined=False, half_diagonal=True), "half_diagonal"),
     (dict(persistent=False, balanced_schedule=True), "balanced_schedule"),
     (dict(output_from_registers=True, across_tiles=True, balanced_schedule=True), "balanced_schedule"),
+    (dict(q_in_registers=True), "q_in_registers"),  # Q's buffer stages the output: it cannot go back early
+    (dict(output_from_registers=True, early_q_release=True, q_in_registers=True), "q_in_registers"),
+    (dict(output_from_registers=True, persistent=False, q_in_registers=True), "q_in_registers"),
 ])
 def test_the_gluon_forward_rejects_options_its_form_does_not_have(options, message):
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)

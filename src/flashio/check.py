@@ -327,6 +327,14 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
             replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
             persistent_d256),
+        # Q loaded into registers and its buffer handed back at once (v0.18, prepared, not yet run); d=256 has
+        # no registers for it (its accumulator and Q would take 256 of them): its tuned persistent form.
+        "forward: Gluon, persistent, Q in registers": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True),
+            persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

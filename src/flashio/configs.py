@@ -75,7 +75,9 @@ class TileConfig:
     Gluon, and persistent fused backward; causal): the programs take their tiles (query blocks; key blocks in
     the backward) from a host-made list (``flashio.schedules``) that keeps
     the pairs of equal work but hands the last rounds' tiles out one by one, costliest first, instead of
-    round-robin.
+    round-robin; ``q_in_registers`` (persistent pipelined Gluon forward whose Q buffer does not stage the
+    output): each consumer loads its Q rows into registers as the score products' A operand and hands the
+    buffer back at once, so that the next tile's Q is fetched during this one.
     """
 
     block_m: int
@@ -102,6 +104,7 @@ class TileConfig:
     across_tiles: bool = False
     half_diagonal: bool = False
     balanced_schedule: bool = False
+    q_in_registers: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -86,6 +86,12 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                      and config.block_n == 2 * (config.block_m // 2)):
         raise ValueError(f"half_diagonal is an option of the pipelined two-consumer Gluon forward (not across "
                          f"tiles) whose key blocks are twice a consumer's rows; got {config}")
+    if config.q_in_registers and not (config.persistent and config.pipelined and not config.across_tiles
+                                      and (config.output_from_registers or config.output_buffer)
+                                      and not config.early_q_release):
+        raise ValueError(f"q_in_registers is an option of the persistent pipelined Gluon forward whose Q buffer "
+                         f"does not stage the output (output_from_registers or output_buffer; no early Q "
+                         f"release, not across tiles); got {config}")
     if config.balanced_schedule and not (config.persistent and not config.across_tiles):
         raise ValueError(f"balanced_schedule is an option of the persistent forward (not across tiles); "
                          f"got {config}")
@@ -108,7 +114,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
                 **({"ACROSS_TILES": True} if config.across_tiles else {}),
-                **({"HALF_DIAGONAL": True} if config.half_diagonal else {}))
+                **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),
+                **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

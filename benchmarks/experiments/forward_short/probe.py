@@ -209,6 +209,18 @@ causal 1k, outcome slower at every point (364 / 428 / 496 against 369 / 471 / 56
 (probe_run14_d128.txt) timed "Gluon persistent, two Q buffers, half diagonal, balanced" (at d=128 beside two K/V
 slots) against the three-slot form: prediction within ±3% at causal 1k, outcome 355 / 435 / 508 against 372 / 464
 / 523 at causal 1k / 2k / 4k and 439 against 491 non-causal 1k.
+
+Run 15 (v0.18, prepared, not yet run): Q held in registers, its buffer handed back as soon as it is loaded
+(``q_in_registers``; compiled for sm_90a on the CPU: no spills at d=64, 8 B of stack at d=128 causal as without
+it). First ``python -m flashio.check --skip-timing --skip-default-cases --paths "forward: Gluon, persistent, Q in
+registers"``, then
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --rounds 3 --forms "Gluon persistent, output from registers, half diagonal, balanced" \
+        "Gluon persistent, Q in registers, half diagonal, balanced"
+
+Prediction: +2-4% at d=128 causal 1k (most of the consumers' 7% wait for Q), +1-3% at causal 2k and non-causal
+1k, within ±2% at N ≥ 4k; d=64 (two Q sets already) within ±2%.
 """
 
 import argparse
@@ -333,6 +345,14 @@ FORMS = {
     "Gluon persistent, Q handed back early, half diagonal, balanced": gluon(
         persistent=True, output_from_registers=True, early_q_release=True, half_diagonal=True,
         balanced_schedule=True),
+    # v0.18 (prepared, not yet run): Q in registers, its buffer handed back as soon as it is loaded, so that
+    # the next tile's Q is fetched during this one ("Next" item 1).
+    "Gluon persistent, Q in registers, half diagonal, balanced": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {
+            64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                            q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True),),
+            128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                             half_diagonal=True, balanced_schedule=True, q_in_registers=True),)}}),
     "Gluon persistent, two Q buffers, half diagonal, balanced": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {
             64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,

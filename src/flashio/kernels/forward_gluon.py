@@ -278,7 +278,7 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                      causal_shift, qk_scale, turn, turn_it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                      BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
                      SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
-                     EARLY_Q_RELEASE: gl.constexpr = False):
+                     EARLY_Q_RELEASE: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
     """A consumer's last key block (ring position ``it``) when none of its rows sees past the block's first
     BLOCK_N / 2 keys (the first consumer's causal diagonal block with 64-row consumers and 128-key blocks):
     that half's S = Q K^T issued beside the previous block's P V product, its masked softmax while that
@@ -300,7 +300,10 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
         _take_turn(turn, turn_it, HALF)
-    s = warpgroup_mma(q_buf, k_smem.index(slot).slice(0, HALF_N).permute((1, 0)),
+    q_operand = q_buf
+    if Q_IN_REGISTERS:  # a register A operand takes the layout of its product's accumulator
+        q_operand = gl.convert_layout(q_buf, gl.DotOperandLayout(operand_index=0, parent=half_layout, k_width=2))
+    s = warpgroup_mma(q_operand, k_smem.index(slot).slice(0, HALF_N).permute((1, 0)),
                       gl.zeros([ROWS, HALF_N], gl.float32, half_layout), use_acc=False, is_async=True)
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
@@ -347,7 +350,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
-                        EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False):
+                        EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
+                        Q_IN_REGISTERS: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -358,7 +362,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. With
     HALF_DIAGONAL, when ``full_end`` < ``own_end`` the last block [full_end, own_end) is one whose second
     half no row of this consumer sees (``_half_block_last``). Returns (O, m, l, ring position, turns
-    taken)."""
+    taken). ``q_buf`` is Q's shared buffer, or with Q_IN_REGISTERS Q itself as a register A operand."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > 0:
@@ -409,7 +413,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
             acc, m_i, l_i, turn_it = _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                       l_i, rows, full_end, seqlen_k, causal_shift, qk_scale, turn,
                                                       turn_it, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout,
-                                                      o_layout, SPLIT_KV, HALF, PINGPONG, q_free, EARLY_Q_RELEASE)
+                                                      o_layout, SPLIT_KV, HALF, PINGPONG, q_free, EARLY_Q_RELEASE,
+                                                      Q_IN_REGISTERS)
             it += 1
             last_block_whole = False
     if last_block_whole:
@@ -500,7 +505,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
                    SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
-                   HALF_DIAGONAL: gl.constexpr = False):
+                   HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -515,7 +520,10 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     handed back once the last score product has read it (``_key_loop_pipelined``). HALF_DIAGONAL
     (pipelined loop, causal): when no row of these sees past the first half of their last key block (the
     first consumer's diagonal block with 64-row consumers and 128-key blocks, the scores of a 64 x 64 square
-    its rows never see), that block's products are computed over its first half only.
+    its rows never see), that block's products are computed over its first half only. Q_IN_REGISTERS
+    (persistent pipelined loop, output not staged through Q, no early hand-back): Q is loaded into registers
+    as the score products' A operand and its buffer handed back at once, so that the loader fetches the next
+    tile's Q during this tile (v0.18 runs 4-5: the consumers waited for Q at each tile start).
     Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
@@ -552,13 +560,20 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
     mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
+    q_operand = q_buf
+    if Q_IN_REGISTERS:
+        gl.static_assert(PERSISTENT and PIPELINED and (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER)
+                         and not EARLY_Q_RELEASE, "Q in registers is a form of the persistent pipelined loop "
+                         "whose Q buffer does not stage the output")
+        q_operand = q_buf.load(gl.DotOperandLayout(operand_index=0, parent=s_layout, k_width=2))
+        _hand_back(q_empty.index(q_index))  # every warp holds its Q rows: the next tile's may land
     if PIPELINED:
-        acc, m_i, l_i, it, turn_it = _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i,
+        acc, m_i, l_i, it, turn_it = _key_loop_pipelined(q_operand, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i,
                                                          rows, unmasked_end, own_end, seqlen_k, causal_shift, qk_scale,
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST)
+                                                         HALF_LAST, Q_IN_REGISTERS)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -579,6 +594,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         if EARLY_Q_RELEASE:
             if own_end == 0:  # no key block ran, so none handed Q back
                 _hand_back(q_empty.index(q_index))
+        elif Q_IN_REGISTERS:
+            pass  # handed back when loaded
         else:
             _hand_back(q_empty.index(q_index))  # every warp's score products have read Q: the next tile's may land
     else:
@@ -741,7 +758,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr,
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
-                         HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False):
+                         HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
+                         Q_IN_REGISTERS: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
@@ -759,7 +777,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                          OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE, HALF_DIAGONAL)
+                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -773,7 +791,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                              kv_empty, it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM,
                                              IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG,
                                              OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
-                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL)
+                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -1044,7 +1062,7 @@ def attention_forward_gluon_persistent_kernel(
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False, ACROSS_TILES: gl.constexpr = False,
-    HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False,
+    HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1061,13 +1079,16 @@ def attention_forward_gluon_persistent_kernel(
     H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
     (not tuned). ``LISTED`` (causal): each program takes its entries of ``schedule`` instead of round-robin
     units, a host-made list (``flashio.schedules``) that keeps the pairs but evens out the last two rounds
-    (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note."""
+    (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
+    registers as the score products' A operand, its buffer handed back as soon as it is loaded
+    (``_consumer_tile``; v0.18, compiled for sm_90a, not yet run)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(not ACROSS_TILES or (PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and CONSUMERS == 2
                                           and not EARLY_Q_RELEASE and not OUTPUT_BUFFER),
                      "the loop across tiles is a form of the pipelined two-consumer loop storing from registers")
-    gl.static_assert(not ACROSS_TILES or not (HALF_DIAGONAL or LISTED),
-                     "the loop across tiles takes its tiles round-robin and its diagonal blocks whole")
+    gl.static_assert(not ACROSS_TILES or not (HALF_DIAGONAL or LISTED or Q_IN_REGISTERS),
+                     "the loop across tiles takes its tiles round-robin, its diagonal blocks whole and Q from "
+                     "shared memory")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
@@ -1103,19 +1124,22 @@ def attention_forward_gluon_persistent_kernel(
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1129,13 +1153,15 @@ def attention_forward_gluon_persistent_kernel(
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED)),
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
