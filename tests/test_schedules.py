@@ -107,7 +107,7 @@ def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monke
 def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatch):
     persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)
     problem = launchers.describe(torch.empty(2, 2, 40, 32), torch.empty(2, 2, 40, 32), "bhnd", None)
-    assert launchers.persistent_schedule(persistent, problem, False, 3, torch.device("cpu")) == (None, False)
+    assert launchers.persistent_schedule(persistent, problem, False, 3, torch.device("cpu")) == (None, {})
 
 
 @pytest.mark.parametrize("options, message", [

@@ -132,39 +132,35 @@ def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, d
     programs = min(units, persistent_programs(device))
     schedule, listed = persistent_schedule(config, problem, causal, programs, device)
     return (forward_gluon_kernels.attention_forward_gluon_persistent_kernel, (programs,),
-            (problem.num_heads, units, schedule), ({"LISTED": True} if listed else {}))
+            (problem.num_heads, units, schedule), listed)
 
 
 _SCHEDULES: dict = {}
 
 
 def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, programs: int,
-                        device: torch.device, backward: bool = False) -> tuple[Optional[torch.Tensor], bool]:
-    """(tile list, whether the kernel reads it) of a persistent forward (query blocks of each head) or fused
-    backward (``backward``: key blocks of each KV head) launch of ``programs`` programs: with
-    ``balanced_schedule`` and causal attention the int32 table of ``schedules.balanced_causal_schedule`` for
-    these shapes, made once per device and shape (a host-to-device copy on the first call only), else None
-    (the kernels' ``schedule`` argument is then a compile-time None, never read)."""
+                        device: torch.device, backward: bool = False) -> tuple[Optional[torch.Tensor], dict]:
+    """(tile list, its constexprs) of a persistent forward (query blocks of each head) or fused backward
+    (``backward``: key blocks of each KV head) launch of ``programs`` programs: with ``balanced_schedule``
+    and causal attention the int32 table of ``schedules.balanced_causal_schedule`` for these shapes, made
+    once per device and shape (a host-to-device copy on the first call only), and ``LISTED``; else None and
+    no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read)."""
     if not (config.balanced_schedule and causal):
-        return None, False
-    if backward:
-        blocks, head_batches = cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads * problem.batch
-        block_work = schedules.causal_backward_block_work
-    else:
-        blocks, head_batches = cdiv(problem.seqlen_q, config.block_m), problem.num_heads * problem.batch
-        block_work = schedules.causal_forward_block_work
-    key = (device, backward, blocks, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
+        return None, {}
+    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    key = (device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
            config.block_n)
     table = _SCHEDULES.get(key)
     if table is None:
+        block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
         work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-        schedule = schedules.balanced_causal_schedule(blocks, head_batches, programs, work,
+        schedule = schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
                                                       high_first=not backward)
         if schedule.programs != programs:
             raise RuntimeError(f"a balanced schedule of {programs} programs came out with {schedule.programs}")
         table = _SCHEDULES[key] = launch_plans.persistent(
             torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-    return table, True
+    return table, {"LISTED": True}
 
 
 # The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:
@@ -210,7 +206,7 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
     units = cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch
     programs = min(units, persistent_programs(device))
     schedule, listed = persistent_schedule(config, problem, causal, programs, device, backward=True)
-    return (programs,), (problem.num_kv_heads, units, schedule), ({"LISTED": True} if listed else {})
+    return (programs,), (problem.num_kv_heads, units, schedule), listed
 
 
 def interpreter_enabled() -> bool:
@@ -567,7 +563,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                 launch_plans.launch(
                     forward_ws_kernels.attention_forward_ws_persistent_kernel, (programs,),
                     *arguments, problem.num_heads, problem.group_size, softmax_scale, 0, num_tiles, schedule,
-                    **constants, **({"LISTED": True} if listed else {}))
+                    **constants, **listed)
             else:
                 launch_plans.launch(
                     forward_ws_kernels.attention_forward_ws_kernel, grid,

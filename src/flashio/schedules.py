@@ -17,12 +17,12 @@ a fixed per-tile overhead. Only the tail is reordered, so the programs at work a
 heads' K/V. The result is a table the kernels read: for program p the tile ids
 ``tiles[offsets[p]:offsets[p + 1]]``, a tile id being ``head_batch * blocks_per_head + block``.
 
-Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape.
+Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape (and keeps
+it: nothing here is cached).
 """
 
 from __future__ import annotations
 
-import functools
 import heapq
 from dataclasses import dataclass
 from typing import Sequence
@@ -82,7 +82,6 @@ def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int,
     return _schedule(lists)
 
 
-@functools.lru_cache(maxsize=64)
 def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
                              block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
                              tail_rounds: int = TAIL_ROUNDS, high_first: bool = True) -> TileSchedule:

@@ -47,7 +47,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import _head_descriptor, _paired_block, _paired_halves, _wait_for_last_loads
+from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _paired_block, _paired_halves,
+                                             _wait_for_last_loads)
 
 
 @gluon.jit
@@ -705,15 +706,6 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
-def _listed_tile(schedule, index, num_blocks, num_heads):
-    """(query block, head, batch) of entry ``index`` of a host-made tile list (``flashio.schedules``: the
-    ``num_programs + 1`` offsets, then tile ids ``head_batch * num_blocks + block``)."""
-    tile = gl.load(schedule + gl.num_programs(0) + 1 + index)
-    head_batch = tile // num_blocks
-    return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
-
-
-@gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -728,7 +720,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     tile_iter = num_blocks * 0
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
-            block, head, batch = _listed_tile(schedule, index, num_blocks, num_heads)
+            block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
@@ -768,7 +760,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     turn_it = num_blocks * 0
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
-            block, head, batch = _listed_tile(schedule, index, num_blocks, num_heads)
+            block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
             it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
