@@ -5,6 +5,7 @@ reference's gradients, and (tests/bench/test_resources.py) that its tiles compil
 and the role-split kernel of kernels/backward_gluon_split.py at d=256). Its gradients are checked on the H200 by ``python -m flashio.check`` (the default cases at d=64 and
 the forced path ``backward: fused five-product (Gluon)``)."""
 
+import inspect
 from dataclasses import replace
 
 import pytest
@@ -170,3 +171,26 @@ def test_lse_and_d_in_shared_memory_is_an_option_of_the_specialised_fused_kernel
         assert constants["STATS_IN_SMEM"] is True
     _, constants = launchers.fused_backward_kernel(plain, 128)
     assert "STATS_IN_SMEM" not in constants  # the kernels' default: the tuned forms compile as before
+
+
+def test_two_ds_tiles_reach_both_specialised_fused_kernels_and_leave_the_default_compile_alone():
+    plain = configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True)
+    for persistent in (False, True):
+        kernel, constants = launchers.fused_backward_kernel(replace(plain, persistent=persistent, ds_buffers=2), 128)
+        assert constants["DS_BUFFERS"] == 2
+        assert "DS_BUFFERS" in inspect.signature(kernel.fn).parameters
+    _, constants = launchers.fused_backward_kernel(plain, 128)
+    assert "DS_BUFFERS" not in constants  # the kernels' default (one tile): the tuned forms compile as before
+
+
+@pytest.mark.parametrize("config", [
+    pytest.param(configs.TileConfig(64, 128, 8, 1, "gluon", warp_specialised=True, ds_buffers=2), id="one Q/dO slot"),
+    pytest.param(configs.TileConfig(64, 128, 8, 2, "gluon", ds_buffers=2), id="not warp-specialised"),
+    pytest.param(configs.TileConfig(64, 64, 4, 2, "gluon", warp_specialised=True, split_roles=True, ds_buffers=2),
+                 id="role-split"),
+    pytest.param(configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, ds_buffers=3), id="three tiles"),
+])
+def test_two_ds_tiles_are_refused_where_the_kernel_cannot_take_them(config):
+    # With one Q/dO slot the deferred release would deadlock: block i's slot frees only after block i+1 arrived.
+    with pytest.raises(ValueError, match="ds_buffers is 1, or 2 in the warp-specialised fused backward"):
+        launchers.fused_backward_kernel(config, 128)

@@ -371,6 +371,14 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), persistent, balanced schedule": fused_backward(
             replace(specialised_d64, persistent=True, stats_in_shared=True, balanced_schedule=True),
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True)),
+        # Two dS^T tiles, one barrier per query block (v0.19): the specialised form and the persistent listed one.
+        "backward: fused five-product (Gluon), two dS tiles": fused_backward(
+            replace(specialised_d64, stats_in_shared=True, ds_buffers=2),
+            replace(specialised, stats_in_shared=True, ds_buffers=2)),
+        "backward: fused five-product (Gluon), persistent, balanced schedule, two dS tiles": fused_backward(
+            replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
+                    ds_buffers=2),
+            replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -77,7 +77,10 @@ class TileConfig:
     the pairs of equal work but hands the last rounds' tiles out one by one, costliest first, instead of
     round-robin; ``q_in_registers`` (persistent pipelined Gluon forward whose Q buffer does not stage the
     output): each consumer loads its Q rows into registers as the score products' A operand and hands the
-    buffer back at once, so that the next tile's Q is fetched during this one.
+    buffer back at once, so that the next tile's Q is fetched during this one; ``ds_buffers`` (specialised
+    fused backward): 2 gives dS^T two shared tiles used in turn, so that each query block needs one barrier
+    over the MMA warps instead of two (its dQ tile and Q/dO slot handed on at the next block's barrier;
+    16 KB more shared memory at d=128; needs ``num_stages`` >= 2).
     """
 
     block_m: int
@@ -105,6 +108,7 @@ class TileConfig:
     half_diagonal: bool = False
     balanced_schedule: bool = False
     q_in_registers: bool = False
+    ds_buffers: int = 1
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -186,7 +190,7 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # non-causal), the specialised 64x128 tile +3-9% at every point measured; those forms replace the plain ones.
 # The persistent specialised form (one program per multiprocessor, pairs of key blocks; v0.12 probe, bf16,
 # whole backward, same process): at d=128 -1% to +4.5% (causal 4k 402 -> 420 TFLOP/s, 16k 490 -> 488), so
-# it competes there; at d=64 0 to -8% (16k 410 -> 387), not a candidate.
+# it competes there; at d=64 0 to -8% (16k 410 -> 387), not a candidate (until v0.19, below).
 # LSE/D rows in shared memory (``stats_in_shared``; v0.13 probe, bf16, whole backward, same process,
 # results/2026-11-30_h200_v0.13_probes/probe_stats.txt): the register forms spill the D rows across the
 # products at d=128 (88 B of stack); without that, d=128 +12-20% non-causal (16k 487 -> 556 TFLOP/s, 2k
@@ -196,11 +200,21 @@ WS_TUNED_BUCKETS = {"forward": (128, 256), "backward_dkdv": (128, 256), "backwar
 # probe run 3, bf16, median of 3 rounds: causal 1k / 2k / 4k / 16k 270 -> 274, 360 -> 376, 429 -> 447, 503 ->
 # 512 TFLOP/s; non-causal the same kernel, which measured -1% to +3% between its two columns: the noise).
 FUSED_TUNED_BUCKETS = (64, 128, 256)
+# v0.19: two dS^T tiles (``ds_buffers=2``: one barrier over the MMA warps per query block instead of two, the
+# block's Q/dO slot handed back at the next block's barrier; probe runs 4-5, bf16, median of 3 rounds,
+# results/2026-12-01_h200_v0.19_probes/). With two Q/dO slots the late hand-back starves the loader: d=128
+# -2% to -21%, d=64 -9% to -19%. With three slots at d=64 (the d=128 tiles leave no room for a third: 226 of
+# 227 KB) +2-6% over the specialised form, of which the third slot alone +1-2%; the persistent form with
+# the list, three slots and two dS tiles +3-10% (non-causal 1k / 2k / 16k 314 -> 328, 375 -> 408, 444 -> 477,
+# causal 1k / 2k / 4k / 16k 223 -> 240, 300 -> 329, 363 -> 396, 432 -> 446 TFLOP/s), so it replaces the
+# specialised form at d=64. At d=128 three slots fit only with one dQ tile: -1% to -6% with two dS^T tiles;
+# with one (run 6, cut short) +1-3.5% over the tuned persistent form at the five points measured, not yet listed
+# (its grid is not measured).
+# In the v0.19 d=64 grid (bf16 and fp16, 20 points each) the two 64x64 tiles trailed it at all 40 points by
+# 7-27% (tuner timings in results/2026-12-01_h200_v0.19_grid/d64_*_il.json), so they are no longer timed.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
-    64: (TileConfig(64, 64, 4, 2, "gluon", dq_buffers=1, kv_in_registers=True),
-         TileConfig(64, 64, 4, 2, "gluon", dq_buffers=2),
-         TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    stats_in_shared=True)),
+    64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2),),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True)),
@@ -246,9 +260,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # v0.18 (probe run 12, bf16, median of 3 rounds): the persistent form with the half diagonal block and
     # the balanced tile list, causal 1k / 2k / 4k / 8k 258 -> 261, 346 -> 359, 385 -> 410, 424 -> 448 TFLOP/s;
     # non-causal the same kernel (neither option applies there).
+    # v0.19 (probe run 17, bf16, median of 3 rounds): the same with Q in registers (its buffer handed back
+    # once loaded), non-causal 1k 387 -> 388, causal 1k / 2k / 4k / 8k 258 -> 262, 355 -> 361, 399 -> 414,
+    # 431 -> 454 TFLOP/s; it replaces it (at d=128 the same option was 2-5% slower, run 15).
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, half_diagonal=True, balanced_schedule=True),
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),

@@ -174,6 +174,11 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
     one. All take the same arguments and grid, except the persistent kernel (two more, one program per
     multiprocessor)."""
+    if config.ds_buffers not in (1, 2) or (config.ds_buffers == 2 and not (config.warp_specialised
+                                                                        and not config.split_roles
+                                                                        and config.num_stages >= 2)):
+        raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
+                         f"Q/dO slots are released one query block late); got {config}")
     if config.split_roles:
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,
@@ -188,6 +193,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         constants = dict(constants, LOADER_REGS=FUSED_WORKER_REGISTERS, REDUCER_REGS=FUSED_WORKER_REGISTERS)
         if config.stats_in_shared:
             constants["STATS_IN_SMEM"] = True
+        if config.ds_buffers == 2:
+            constants["DS_BUFFERS"] = 2
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -159,6 +159,15 @@ def test_persistent_fused_backward_with_lse_and_d_in_shared_memory_keeps_its_blo
         assert row["stack"] <= 72, row
 
 
+def test_tuned_d64_fused_backward_with_two_ds_tiles_and_three_slots_does_not_spill(fused_backward):
+    # v0.19's tuned d=64 form: a second dS^T tile (8 KB at d=64) and a third Q/dO slot (16 KB) on the
+    # persistent listed kernel; 147 KB of shared memory, and its loop state stays in registers (0 B of stack).
+    rows = [row for row in fused_backward if " ds2 " in row["label"]]
+    assert len(rows) == 1
+    assert_one_12_warp_program_on_warpgroup_mmas(rows[0])
+    assert rows[0]["num_stages"] == 3 and rows[0]["stack"] == 0, rows[0]
+
+
 def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_without_spills(fused_backward):
     # Two MMA warpgroups (one float32 accumulator of 64 x 256 each), a loader warp and two dQ warps, padded to
     # 12 warps; 216 KB of shared memory at the tuned tile (configs.BACKWARD_FUSED_CANDIDATES[256]).

@@ -91,3 +91,8 @@ def test_a_choice_not_timed_in_this_process_has_no_timings_to_describe():
     from flashio.bench.sweep import describe_timings
 
     assert describe_timings(("forward", "never chosen")) == ""
+
+
+def test_fused_backward_tiles_with_two_ds_tiles_say_so():
+    assert describe_choice(TileConfig(64, 128, 8, 3, "gluon", warp_specialised=True, persistent=True,
+                                      ds_buffers=2)) == "gluon 64x128 w8 s3 persistent dq1x2 ws ds2"

@@ -52,6 +52,14 @@ instructions per active cycle, 10.6 cycles between a warp's issues (top stall: C
 page (``stall_sites.py`` beside this file sums it): a quarter of the samples are warps parked at the final
 barriers for the whole kernel (padding warps: no cost); of the rest, the consumers' wait for their Q tile at
 each tile start is 7.2%, warpgroup-MMA waits 9.9%, exponentials 9.9%.
+Run 6 (v0.19): the backward at d=64 (the tuned persistent form with three Q/dO slots and two dS^T tiles, now
+the first candidate) and at d=128 causal 1k the tuned persistent listed form (``--backward-form
+persistent-balanced``): ``--point 64:noncausal:1024``, ``--point 64:causal:1024``, ``--backward-form
+persistent-balanced --point 128:causal:1024`` (results/2026-12-01_h200_v0.19_probes/ncu_run6_*.log).
+Kernel alone, flashio / cuDNN: d=64 non-causal 1k 918 / 794 µs (SM busy 38.8 / 45.3%, IPC 1.12 / 1.72, 10.7 /
+5.8 cycles between a warp's issues), d=64 causal 1k 592 / 554 µs (33.7 / 36.4%, 1.21 / 1.47, 9.9 / 6.8), d=128
+causal 1k 507 / 410 µs (39.7 / 49.9%, 0.80 / 1.25, 14.9 / 8.0). Same 12 warps and one program per SM on both
+sides, DRAM 15-33% of peak, L2 hits 69-81% on both: neither is memory-bound; flashio's MMA warps issue less often.
 """
 
 import argparse
@@ -60,7 +68,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
-BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024))
+BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024))
 FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
                   (64, True, 1024))
 # --forward-form: the persistent Gluon forward as tuned since v0.11, with its output stored from registers
@@ -79,7 +87,8 @@ SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis",
             "Occupancy")
 
 
-def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, only: str | None = None) -> None:
+def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, only: str | None = None,
+          backward_form: str | None = None) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -89,6 +98,10 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
     if stats_in_shared:
         configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
                                                                      stats_in_shared=True),)
+    if backward_form == "persistent-balanced":  # the tuned d=128 form at causal points (v0.18)
+        configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(
+            64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
+            stats_in_shared=True, balanced_schedule=True),)
     if forward_form == "ws-balanced":
         os.environ["FLASHIO_FORWARD_PATH"] = "ws"
         for d in (64, 128):
@@ -142,12 +155,15 @@ def main() -> int:
                         help="backward: the fused kernel with LSE/D rows in shared memory")
     parser.add_argument("--forward-form", choices=tuple(FORWARD_FORMS),
                         help="forward: this form of the persistent Gluon forward instead of the tuned choice")
+    parser.add_argument("--backward-form", choices=("persistent-balanced",),
+                        help="backward: at d=128 the persistent fused form with the balanced list instead of the "
+                             "first candidate")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point)
+        child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point, args.backward_form)
         return 0
     env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
     if args.kernel_pass == "backward":
@@ -157,6 +173,7 @@ def main() -> int:
                sys.executable, __file__, "--child", "--pass", args.kernel_pass,
                *(["--stats-in-shared"] if args.stats_in_shared else []),
                *(["--forward-form", args.forward_form] if args.forward_form else []),
+               *(["--backward-form", args.backward_form] if args.backward_form else []),
                *(["--point", args.point] if args.point else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode

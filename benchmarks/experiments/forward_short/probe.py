@@ -221,6 +221,32 @@ registers"``, then
 
 Prediction: +2-4% at d=128 causal 1k (most of the consumers' 7% wait for Q), +1-3% at causal 2k and non-causal
 1k, within ±2% at N ≥ 4k; d=64 (two Q sets already) within ±2%.
+Outcome (v0.19, results/2026-12-01_h200_v0.19_probes/probe_run15.txt, check_run15.txt: 10 of 10 PASS): d=128
+wrong, slower everywhere — non-causal 1k 510 -> 489, causal 1k / 2k / 4k / 8k 373 -> 367, 477 -> 460, 544 -> 516,
+605 -> 584 TFLOP/s (Q's 64 registers per consumer thread come out of the pipelining). d=64 (its Q-in-registers
+form keeps the two Q sets, the other column has one) 385 -> 390, 256 -> 263, 353 -> 366, 403 -> 418, 434 -> 455.
+
+Run 16 (v0.19) times d=256's tuned persistent form (64-key blocks, separate K/V slots) with the balanced tile
+list, which v0.18 left out at d=256:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 250 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 256 --rounds 3 --forms "Gluon persistent split K/V (d=256)" \
+        "Gluon persistent split K/V, balanced (d=256)"
+
+Prediction (the schedule's model): +1.2-2.7% at causal points. Outcome (probe_run16_d256.txt): wrong, slower at
+every causal point — 1k / 2k / 4k / 8k 447 -> 423, 534 -> 529, 597 -> 567, 614 -> 594 TFLOP/s; non-causal 1k
+594 -> 599 (the same kernel). Not profiled; d=256 keeps the round-robin pairs.
+
+Run 17 (v0.19) puts run 15's d=64 form beside the one it would replace, the tuned persistent form with two Q
+sets (same options but Q in registers):
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 64 --rounds 3 --forms "Gluon persistent, two Q buffers, half diagonal, balanced" \
+        "Gluon persistent, Q in registers, half diagonal, balanced"
+
+Prediction: +1-3% at causal 2k-8k, within ±2% at 1k. Outcome (probe_run17_d64.txt): non-causal 1k 387 -> 388,
+causal 1k / 2k / 4k / 8k 258 -> 262, 355 -> 361, 399 -> 414, 431 -> 454 TFLOP/s (+0.3 to +5.3%; above the
+prediction at 8k); it replaces the two-Q-set form in the d=64 candidates.
 """
 
 import argparse
@@ -361,15 +387,22 @@ FORMS = {
                              split_kv=True, q_buffers=2, half_diagonal=True, balanced_schedule=True),)}}),
     "Triton ws persistent, balanced": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}}),
+    # v0.19: d=256, the tuned persistent form (64-key blocks, separate K/V slots) round-robin or listed.
+    "Gluon persistent split K/V (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),)}}),
+    "Gluon persistent split K/V, balanced (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                         balanced_schedule=True),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
-          64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
+          64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
+          256: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192))}
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--forms", nargs="+", choices=list(FORMS), default=list(FORMS), help="forms to time")
-    parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(128, 64))
+    parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128, 256), default=(128, 64))
     parser.add_argument("--rounds", type=int, default=1,
                         help="time the forms this many times in turn at each point (cuDNN and the tuned call "
                              "first in each round) and print each one's median: A/B comparisons of a few "

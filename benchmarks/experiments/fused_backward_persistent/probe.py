@@ -45,6 +45,56 @@ blocks on 132 programs at d=128, 7.76 rounds); measured +1-3% causal, non-causal
 Outcome (v0.18, results/2026-12-01_h200_v0.18_probes/probe_bwd_run3.txt, bf16): causal 1k / 2k / 4k / 16k
 270 -> 274, 360 -> 376, 429 -> 447, 503 -> 512 TFLOP/s (+1.5 / +4.4 / +4.2 / +1.8%); non-causal, the same kernel
 in both columns, -1% to +3% (the noise of this comparison). The tuned d=128 persistent form takes the list.
+
+Run 4 (v0.19) times two dS^T tiles (``ds_buffers=2``): each query block then needs one barrier over the 8 MMA
+warps instead of two (the dS^T store's barrier stays; the block's dQ tile and Q/dO slot are handed on at the
+next block's barrier instead of one of their own), so a warpgroup done with its products starts the next
+block's score products and exponentials while the other's products still run:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 270 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 3 --forms "ws, LSE/D in shared" "ws, LSE/D in shared, two dS tiles" \
+        "ws persistent, LSE/D in shared, balanced" "ws persistent, LSE/D in shared, balanced, two dS tiles" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"
+
+and at d=64 the first two forms and "ws, LSE/D in shared, two dS tiles, 3 stages". Prediction: +2-5% at causal
+1k-2k (v0.12-v0.13 ncu: a third of the causal kernel's stall samples at its CTA-wide barriers), +1-2% at 16k.
+Outcome (probe_bwd_run4_d*.txt; forced check paths 20 of 20 PASS, check_run16.txt): wrong with two Q/dO slots —
+the late hand-back leaves the loader no lead: d=128 -2% to -21% (non-causal 16k 546 -> 480; one point +2%, causal
+4k on the non-persistent kernel), d=64 -9% to -19%. With three slots at d=64 +2-7% (non-causal 2k 375 -> 397,
+causal 4k 361 -> 385). d=128 has no room for a
+third slot beside two dQ tiles (226 of 227 KB); with one dQ tile -1% to -6% against the tuned persistent form.
+
+Run 5 (v0.19, d=64): the controls — three slots alone, and the persistent listed form with three slots, with and
+without two dS tiles:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 280 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --forms "ws, LSE/D in shared" "ws, LSE/D in shared, 3 stages" \
+        "ws, LSE/D in shared, two dS tiles, 3 stages" "ws persistent, LSE/D in shared, balanced, 3 stages" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"
+
+Outcome (probe_bwd_run5_d64.txt): the third slot alone +1-2%; two dS tiles on top +1.5-3.5%; the persistent
+listed form with both +3-10% over the tuned form (non-causal 1k / 2k / 16k 314 -> 328, 375 -> 408, 444 -> 477;
+causal 1k / 2k / 4k / 16k 223 -> 240, 300 -> 329, 363 -> 396, 432 -> 446 TFLOP/s; cuDNN 373 / 421 / 448, 252 /
+328 / 382 / 435). It becomes the d=64 candidate; forced check 10 of 10 PASS (check_run17.txt).
+
+Run 6 (v0.19, the last device seconds; both commands stopped by their timeouts on a cold machine, the rows
+printed before are complete): at d=128 the control of run 4's three-slot form (three slots and one dQ tile, one
+dS^T tile); at d=64 a fourth slot:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 150 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced" \
+        "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 90 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages"
+
+Prediction: at d=128 two dS tiles +2-4% over the control (as at d=64); a fourth slot at d=64 within ±1%.
+Outcome (probe_bwd_run6_d*.txt): wrong at d=128 — the control is the fastest d=128 form measured, +1-3.5% over
+the tuned persistent form (non-causal 1k / 2k / 16k 385 -> 396, 461 -> 474, 552 -> 557; causal 1k / 2k 274 ->
+278, 372 -> 385; the causal 4k and 16k rows were cut off), and two dS tiles on it -2% to -5%. At d=64 four slots
++0.5-2.5% at N <= 4k, -1% at 16k non-causal. Neither is in the candidate lists yet (no device time was left to
+re-run their grids).
 """
 
 import argparse
@@ -73,6 +123,25 @@ for _d, _forms in FORMS.items():  # v0.18: the persistent form with LSE/D in sha
     _forms["ws persistent, LSE/D in shared"] = replace(_forms["ws, LSE/D in shared"], persistent=True)
     _forms["ws persistent, LSE/D in shared, balanced"] = replace(_forms["ws, LSE/D in shared"], persistent=True,
                                                                  balanced_schedule=True)
+for _d, _forms in FORMS.items():  # v0.19: two dS^T tiles, one barrier per query block
+    _forms["ws, LSE/D in shared, two dS tiles"] = replace(_forms["ws, LSE/D in shared"], ds_buffers=2)
+    _forms["ws, LSE/D in shared, two dS tiles, 3 stages"] = replace(_forms["ws, LSE/D in shared"], ds_buffers=2,
+                                                                    num_stages=3)
+    _forms["ws persistent, LSE/D in shared, balanced, two dS tiles"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], ds_buffers=2)
+    _forms["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], ds_buffers=2, num_stages=3, dq_buffers=1)
+    # controls of run 4 (d=64): three Q/dO slots with one dS^T tile; the persistent listed form with three slots
+    _forms["ws, LSE/D in shared, 3 stages"] = replace(_forms["ws, LSE/D in shared"], num_stages=3)
+    _forms["ws persistent, LSE/D in shared, balanced, 3 stages"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], num_stages=3)
+    _forms["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], ds_buffers=2, num_stages=3)
+    # run 6: at d=128 the control of the three-slot form (one dQ tile, one dS^T tile); at d=64 a fourth slot
+    _forms["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], num_stages=3, dq_buffers=1)
+    _forms["ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages"] = replace(
+        _forms["ws persistent, LSE/D in shared, balanced"], ds_buffers=2, num_stages=4)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -233,6 +233,11 @@ def surveyed():
         kernel, constants = launchers.fused_backward_kernel(config, 128)
         rows.append(("backward fused gluon ws persistent stats-smem balanced causal d=128", kernel,
                      dict(constants, IS_CAUSAL=True, LISTED=True), config))
+        # The tuned d=64 form since v0.19: three Q/dO slots and two dS^T tiles (one barrier per query block).
+        config = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+        kernel, constants = launchers.fused_backward_kernel(config, 64)
+        rows.append(("backward fused gluon ws persistent ds2 stats-smem kv-regs balanced causal d=64", kernel,
+                     dict(constants, IS_CAUSAL=True, LISTED=True), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

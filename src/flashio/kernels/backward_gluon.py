@@ -421,13 +421,22 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                       lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+                       lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
     ``dq_empty``, write, arrive ``dq_ready``) while dV and dK are on the tensor cores, and the Q/dO buffer
     is released (``empty``) once the products that read it are done. Ring positions start at ``it``.
-    Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced."""
+    Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced.
+
+    Each query block has two barriers over all MMA warps: after the dS^T store (the dQ product reads every
+    warp's rows of it) and after the block's products (dS^T may be rewritten; the dQ tile and the Q/dO
+    slot are complete, so they are handed on). With DS_BUFFERS = 2, dS^T alternates between two tiles and
+    the second barrier goes: block i's dQ tile and Q/dO slot are handed on after the next block's first
+    barrier (which every warp reaches only when done with block i), or after the tile's last block. A warp
+    done with its products then starts the next block's score products and exponentials while the other
+    warpgroup's products still run. Needs NUM_STAGES >= 2 (the slot of block i is released after block i+1
+    has arrived)."""
     LOG2E: gl.constexpr = 1.4426950408889634
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
@@ -451,6 +460,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     k_operand, v_operand = k_smem, v_smem
     if KV_IN_REGISTERS:
         k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
+    first_it = it
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         lse_head = LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
@@ -465,12 +475,20 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                 k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
                 seqlen_q, first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage), delta_smem.index(stage),
                 STATS_IN_SMEM)
-            # Every MMA warp finished the previous block's dQ product (which read ds_smem): the barrier at the
-            # end of the previous iteration.
-            ds_smem.store(ds_lo)
-            fence_async_shared()
+            if DS_BUFFERS == 1:
+                ds_buf = ds_smem
+            else:
+                ds_buf = ds_smem.index(it % DS_BUFFERS)
+            # Every MMA warp finished the dQ product that last read ds_buf: with one tile, the barrier at the
+            # end of the previous iteration; with two, this iteration's barrier one block ago.
+            ds_buf.store(ds_lo)
+            fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
             gl.thread_barrier()
-            dq = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice(0, DQ_COLS, dim=1), zero_dq, use_acc=False,
+            if DS_BUFFERS > 1:
+                # Every MMA warp is done with the previous block (products waited, dQ stored and fenced).
+                mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS), pred=it > first_it)
+                mbarrier.arrive(empty.index((it - 1) % NUM_STAGES), pred=it > first_it)
+            dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(0, DQ_COLS, dim=1), zero_dq, use_acc=False,
                                is_async=True)
             dv = warpgroup_mma(gl.convert_layout(p_lo, lhs_layout), do_buf, dv, is_async=True)
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
@@ -480,16 +498,22 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
             dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
             for chunk in gl.static_range(1, DQ_CHUNKS):
-                dq = warpgroup_mma(ds_smem.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
+                dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
                                    use_acc=False, is_async=True)
                 dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
                 dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
             dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
-            fence_async_shared()
-            gl.thread_barrier()
-            mbarrier.arrive(dq_ready.index(buf))
-            mbarrier.arrive(empty.index(stage))
+            if DS_BUFFERS == 1:
+                fence_async_shared()
+                gl.thread_barrier()
+                mbarrier.arrive(dq_ready.index(buf))
+                mbarrier.arrive(empty.index(stage))
             it += 1
+    if DS_BUFFERS > 1:  # the tile's last block, released as the next block's barrier would have
+        fence_async_shared()
+        gl.thread_barrier()
+        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS), pred=it > first_it)
+        mbarrier.arrive(empty.index((it - 1) % NUM_STAGES), pred=it > first_it)
     return dk, dv, it
 
 
@@ -501,7 +525,7 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                             DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
     """The MMA warps (the default partition): this program's one tile (``_fused_ws_mma_tile``). Returns the
     float32 (dK / tau, dV) accumulators, stored after the partitions join."""
     dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
@@ -509,18 +533,19 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                                     k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
                                     dq_ready, dq_empty, lo * 0, 0,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS,
-                                    KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
+                                    KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
     return dk, dv
 
 
 @gluon.jit
 def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr, PERSISTENT: gl.constexpr,
-                             STATS_IN_SMEM: gl.constexpr):
+                             STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
     """The specialised kernels' shared memory, allocated and initialised in one order for both (offsets are
     part of their compiled form): K_j, V_j, the Q/dO ring, dS^T, the float32 dQ tiles, then the barriers —
     ``kv_ready``, with PERSISTENT ``kv_empty`` (else ``kv_ready`` stands in, unused), the ring's
-    ``ready``/``empty``, the dQ tiles' ``dq_ready``/``dq_empty`` — and last the optional LSE/D rows."""
+    ``ready``/``empty``, the dQ tiles' ``dq_ready``/``dq_empty`` — and last the optional LSE/D rows. dS^T is
+    one [BLOCK_N, BLOCK_M] tile, or with DS_BUFFERS = 2 a pair of them ([2, BLOCK_N, BLOCK_M])."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
@@ -530,7 +555,10 @@ def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HE
     v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
     do_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
-    ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], ds_tile_layout)
+    if DS_BUFFERS == 1:  # the measured forms' allocation, kept as it was (its offsets are in their SASS)
+        ds_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, BLOCK_M], ds_tile_layout)
+    else:
+        ds_smem = gl.allocate_shared_memory(dtype, [DS_BUFFERS, BLOCK_N, BLOCK_M], ds_tile_layout)
     dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, HEAD_DIM], dq_tile_layout)
     kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     if PERSISTENT:
@@ -576,7 +604,7 @@ def attention_backward_fused_ws_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False,
+    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -595,7 +623,7 @@ def attention_backward_fused_ws_kernel(
 
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, False,
-                                                      STATS_IN_SMEM)
+                                                      STATS_IN_SMEM, DS_BUFFERS)
 
     # The MMA warps (default partition) get the registers the one-warp loader and reducer give up.
     dk, dv = gl.warp_specialize([
@@ -604,7 +632,7 @@ def attention_backward_fused_ws_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM)),
+            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -737,7 +765,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
-                                       STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
+                                       STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
+                                       DS_BUFFERS: gl.constexpr = 1):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV."""
@@ -756,7 +785,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                                            DS_BUFFERS)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -774,7 +804,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM)
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                                            DS_BUFFERS)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -800,7 +831,7 @@ def attention_backward_fused_ws_persistent_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False,
+    STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -813,7 +844,7 @@ def attention_backward_fused_ws_persistent_kernel(
     evens out the last rounds; otherwise ``schedule`` is None."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
-                                                      STATS_IN_SMEM)
+                                                      STATS_IN_SMEM, DS_BUFFERS)
 
     gl.warp_specialize([
         (_persistent_fused_ws_mma_partition, (
@@ -822,7 +853,7 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
