@@ -13,7 +13,7 @@ import torch
 
 import flashio
 from flashio import configs, launchers, schedules
-from flashio.kernels import backward_gluon, backward_gluon_split
+from flashio.kernels import backward_gluon, backward_gluon_rows, backward_gluon_split
 from helpers import check_against_reference, random_qkv, record_grids
 
 
@@ -194,3 +194,36 @@ def test_two_ds_tiles_are_refused_where_the_kernel_cannot_take_them(config):
     # With one Q/dO slot the deferred release would deadlock: block i's slot frees only after block i+1 arrived.
     with pytest.raises(ValueError, match="ds_buffers is 1, or 2 in the warp-specialised fused backward"):
         launchers.fused_backward_kernel(config, 128)
+
+
+def test_key_rows_on_two_partitions_take_the_row_split_kernel_with_its_register_split():
+    config = configs.TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                                balanced_schedule=True, split_rows=True)
+    kernel, constants = launchers.fused_backward_kernel(config, 128)
+    assert kernel is backward_gluon_rows.attention_backward_fused_rows_kernel
+    assert constants == dict(BLOCK_M=64, BLOCK_N=128, HEAD_DIM=128, NUM_STAGES=2, DQ_BUFFERS=2,
+                             MMA_REGS=launchers.FUSED_SPLIT_MMA_REGISTERS,
+                             WORKER_REGS=launchers.FUSED_WORKER_REGISTERS)
+    # Its grid and trailing arguments are the persistent specialised kernel's (the same launch site).
+    persistent = replace(config, num_warps=8, split_rows=False)
+    problem = launchers.describe(torch.empty(2, 4, 512, 128), torch.empty(2, 4, 512, 128), "bhnd", None)
+    rows_launch = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
+    persistent_launch = launchers.fused_backward_launch(persistent, problem, torch.device("cpu"), causal=True)
+    assert rows_launch[0] == persistent_launch[0] and rows_launch[2] == persistent_launch[2]
+    assert rows_launch[1][2] is persistent_launch[1][2]  # the same cached tile list
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(dict(persistent=False, balanced_schedule=False), id="not persistent"),
+    pytest.param(dict(stats_in_shared=False), id="LSE/D in registers"),
+    pytest.param(dict(num_warps=8), id="eight-warp partition"),
+    pytest.param(dict(block_n=64), id="64-key blocks"),
+    pytest.param(dict(kv_in_registers=True), id="K/V in registers"),
+    pytest.param(dict(ds_buffers=2), id="dS tiles of the other kernel"),
+    pytest.param(dict(dq_chunks=2), id="dQ in chunks"),
+])
+def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change):
+    config = configs.TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                                split_rows=True)
+    with pytest.raises(ValueError, match="split_rows is a form of the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(replace(config, **change), 128)

@@ -210,6 +210,8 @@ def forced_paths() -> dict:
     persistent, persistent_d256 = replace(pipelined, persistent=True), replace(pipelined_d256, persistent=True)
     specialised = TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)  # the fused backward, d=128
     specialised_d64 = replace(specialised, kv_in_registers=True)
+    rows = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                      balanced_schedule=True, split_rows=True)  # the fused backward's key rows on two partitions
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
@@ -379,6 +381,10 @@ def forced_paths() -> dict:
             replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
                     ds_buffers=2),
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
+        # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:
+        # kernels/backward_gluon_rows.py), persistent with the balanced list; d=256 keeps its role-split tile.
+        "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
+            replace(rows, num_stages=3), rows),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

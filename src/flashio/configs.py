@@ -80,7 +80,10 @@ class TileConfig:
     buffer back at once, so that the next tile's Q is fetched during this one; ``ds_buffers`` (specialised
     fused backward): 2 gives dS^T two shared tiles used in turn, so that each query block needs one barrier
     over the MMA warps instead of two (its dQ tile and Q/dO slot handed on at the next block's barrier;
-    16 KB more shared memory at d=128; needs ``num_stages`` >= 2).
+    16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
+    fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
+    warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
     """
 
     block_m: int
@@ -109,6 +112,7 @@ class TileConfig:
     balanced_schedule: bool = False
     q_in_registers: bool = False
     ds_buffers: int = 1
+    split_rows: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -39,10 +39,11 @@ LAYOUTS = ("bhnd", "bnhd", "thd")
 GLUON_TRITON_RELEASE = "3.6."
 try:
     from flashio.kernels import backward_gluon as backward_gluon_kernels
+    from flashio.kernels import backward_gluon_rows as backward_gluon_rows_kernels
     from flashio.kernels import backward_gluon_split as backward_gluon_split_kernels
     from flashio.kernels import forward_gluon as forward_gluon_kernels
 except ImportError:  # a Triton without this Gluon
-    backward_gluon_kernels = backward_gluon_split_kernels = forward_gluon_kernels = None
+    backward_gluon_kernels = backward_gluon_rows_kernels = backward_gluon_split_kernels = forward_gluon_kernels = None
 GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.startswith(GLUON_TRITON_RELEASE)
 # Registers per thread of the warp-specialised fused backward's one-warp TMA loader and dQ reducer (they hold
 # a few indices and barrier phases); the MMA warps get the rest of the register file (setmaxnreg).
@@ -169,7 +170,9 @@ FUSED_SPLIT_MMA_REGISTERS = 240
 
 
 def fused_backward_kernel(config: TileConfig, head_dim: int):
-    """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the role-split kernel
+    """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the row-split persistent kernel
+    (``split_rows``: the key rows on two MMA partitions, same launch as the persistent specialised kernel), the
+    role-split kernel
     (``split_roles``: dQ in ``dq_chunks`` column chunks over both warpgroups, ``num_stages`` Q slots), the
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
     one. All take the same arguments and grid, except the persistent kernel (two more, one program per
@@ -179,6 +182,17 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                                                         and config.num_stages >= 2)):
         raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
                          f"Q/dO slots are released one query block late); got {config}")
+    if config.split_rows:
+        if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
+                and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
+                and not (config.kv_in_registers or config.split_roles) and config.num_stages >= 1):
+            raise ValueError("split_rows is a form of the persistent warp-specialised fused backward with LSE/D rows "
+                             "in shared memory, 128-key blocks on two 4-warp MMA warpgroups (num_warps=4), dQ in "
+                             "one chunk and its own two dS tiles (ds_buffers=1), without K/V in registers or split "
+                             f"roles; got {config}")
+        return backward_gluon_rows_kernels.attention_backward_fused_rows_kernel, dict(
+            BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
+            DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS)
     if config.split_roles:
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,

@@ -168,6 +168,20 @@ def test_tuned_d64_fused_backward_with_two_ds_tiles_and_three_slots_does_not_spi
     assert rows[0]["num_stages"] == 3 and rows[0]["stack"] == 0, rows[0]
 
 
+def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_without_block_loop_spills(
+        fused_backward):
+    # kernels/backward_gluon_rows.py (v0.19, prepared): two 4-warp MMA partitions (240 registers per thread by
+    # setmaxnreg, against 168 for the 8-warp partition), a loader and a reducer warp: 12 warps, one program per
+    # SM, 227 KB at most. Its stack (80-112 B) is the persistent loops' state in the 24-register loader and the
+    # per-tile code; the SASS read at v0.19 found no local-memory access between the block loop's warpgroup
+    # MMAs non-causal and one reload causal.
+    rows = [row for row in fused_backward if "gluon rows persistent" in row["label"]]
+    assert len(rows) == 2
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
+
+
 def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_without_spills(fused_backward):
     # Two MMA warpgroups (one float32 accumulator of 64 x 256 each), a loader warp and two dQ warps, padded to
     # 12 warps; 216 KB of shared memory at the tuned tile (configs.BACKWARD_FUSED_CANDIDATES[256]).

@@ -96,3 +96,8 @@ def test_a_choice_not_timed_in_this_process_has_no_timings_to_describe():
 def test_fused_backward_tiles_with_two_ds_tiles_say_so():
     assert describe_choice(TileConfig(64, 128, 8, 3, "gluon", warp_specialised=True, persistent=True,
                                       ds_buffers=2)) == "gluon 64x128 w8 s3 persistent dq1x2 ws ds2"
+
+
+def test_fused_backward_tiles_with_key_rows_on_two_partitions_say_so():
+    assert describe_choice(TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True,
+                                      split_rows=True)) == "gluon 64x128 w4 s2 persistent dq1x2 ws rows"

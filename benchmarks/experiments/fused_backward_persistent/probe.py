@@ -95,6 +95,30 @@ the tuned persistent form (non-causal 1k / 2k / 16k 385 -> 396, 461 -> 474, 552 
 278, 372 -> 385; the causal 4k and 16k rows were cut off), and two dS tiles on it -2% to -5%. At d=64 four slots
 +0.5-2.5% at N <= 4k, -1% at 16k non-causal. Neither is in the candidate lists yet (no device time was left to
 re-run their grids).
+
+Run 7 (v0.19, prepared after the device time was spent, not yet run): the key rows of a block on two MMA
+partitions of their own (``split_rows``, kernels/backward_gluon_rows.py): each 4-warp warpgroup hands its Q/dO
+slot and its half of the dQ tile back when it is done with them (mbarriers counting two arrivals), so the
+one barrier per block of run 4 comes without the late hand-back that starved two slots, and each MMA thread
+gets 240 registers (168 in the 8-warp partition). Compiled for sm_90a on the CPU: d=128 226.6 KB, no
+local-memory access between the block loop's warpgroup MMAs non-causal, one reload causal (80-112 B of stack in
+the loader and the per-tile code). First the forced check path (a hang would be a barrier count error):
+
+    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \
+        --paths "backward: fused five-product (Gluon), key rows on two MMA partitions"
+
+then
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced" \
+        "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" "rows persistent, balanced"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
+        "rows persistent, balanced, 3 stages"
+
+Prediction: d=128 +2-5% over the tuned persistent form at every point (the d=64 one-barrier gain of run 5
+without its loader starvation), at least level with run 6's three-slot form; d=64 within ±3% of the tuned
+two-dS-tile form.
 """
 
 import argparse
@@ -142,6 +166,10 @@ for _d, _forms in FORMS.items():  # v0.19: two dS^T tiles, one barrier per query
         _forms["ws persistent, LSE/D in shared, balanced"], num_stages=3, dq_buffers=1)
     _forms["ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages"] = replace(
         _forms["ws persistent, LSE/D in shared, balanced"], ds_buffers=2, num_stages=4)
+for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA partitions (backward_gluon_rows.py)
+    _forms["rows persistent, balanced"] = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True,
+                                                     stats_in_shared=True, balanced_schedule=True, split_rows=True)
+    _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

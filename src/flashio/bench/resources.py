@@ -238,6 +238,13 @@ def surveyed():
         kernel, constants = launchers.fused_backward_kernel(config, 64)
         rows.append(("backward fused gluon ws persistent ds2 stats-smem kv-regs balanced causal d=64", kernel,
                      dict(constants, IS_CAUSAL=True, LISTED=True), config))
+        # The key rows on two MMA partitions (v0.19, prepared; kernels/backward_gluon_rows.py), d=128.
+        config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                            balanced_schedule=True, split_rows=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 128)
+        for causal in (False, True):
+            rows.append((f"backward fused gluon rows persistent stats-smem balanced{' causal' if causal else ''} d=128",
+                         kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
     for d, config in ((64, TileConfig(32, 128, 4, 3)), (64, TileConfig(64, 64, 4, 3)),
                       (128, TileConfig(64, 128, 8, 3)), (256, TileConfig(32, 32, 4, 2)),
                       (256, TileConfig(64, 64, 8, 1)), (256, TileConfig(32, 64, 8, 2))):

@@ -114,7 +114,8 @@ def describe_choice(choice, kernel: str = "") -> str:
     warp-specialised, ' split' with its roles on two warpgroups, ' kv-regs' with K/V in registers and
     ' stats-smem' with its LSE/D rows in shared memory:
     'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong', ' out-regs',
-    ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles), else the value."""
+    ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles, ' rows' with its key rows
+    on two MMA partitions), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -128,7 +129,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" q2" if choice.q_buffers == 2 else "") + (" early-q" if choice.early_q_release else "") + \
         (" across-tiles" if choice.across_tiles else "") + (" half-diag" if choice.half_diagonal else "") + \
         (" balanced" if choice.balanced_schedule else "") + (" q-regs" if choice.q_in_registers else "") + \
-        (" ds2" if choice.ds_buffers == 2 else "")
+        (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 
