@@ -152,7 +152,7 @@ def test_persistent_fused_backward_with_lse_and_d_in_shared_memory_keeps_its_blo
     # slots, per tile rather than per block: SASS read in v0.12 found 48-72 B per thread and no local-memory
     # access inside the block loop, against 120 B for its register form. v0.18: the causal compile taking its
     # key blocks from a balanced tile list (LISTED) keeps 24 B (the round-robin causal compile: 48 B).
-    rows = [row for row in fused_backward if "persistent stats-smem" in row["label"]]
+    rows = [row for row in fused_backward if "ws persistent stats-smem" in row["label"]]
     assert len(rows) == 2
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row)
@@ -175,7 +175,7 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
     # SM, 227 KB at most. Its stack (80-112 B) is the persistent loops' state in the 24-register loader and the
     # per-tile code; the SASS read at v0.19 found no local-memory access between the block loop's warpgroup
     # MMAs non-causal and one reload causal.
-    rows = [row for row in fused_backward if "gluon rows persistent" in row["label"]]
+    rows = [row for row in fused_backward if "rows on two partitions" in row["label"]]
     assert len(rows) == 2
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row)
