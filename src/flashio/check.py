@@ -381,6 +381,13 @@ def forced_paths() -> dict:
             replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
                     ds_buffers=2),
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
+        # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6: the fastest d=128 form measured, not yet tuned);
+        # d=64 with the same three slots and its tuned two dS^T tiles.
+        "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(
+            replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
+                    ds_buffers=2),
+            replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
+                    balanced_schedule=True)),
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:
         # kernels/backward_gluon_rows.py), persistent with the balanced list; d=256 keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(

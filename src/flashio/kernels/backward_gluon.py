@@ -436,7 +436,9 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     barrier (which every warp reaches only when done with block i), or after the tile's last block. A warp
     done with its products then starts the next block's score products and exponentials while the other
     warpgroup's products still run. Needs NUM_STAGES >= 2 (the slot of block i is released after block i+1
-    has arrived)."""
+    has arrived). H200, bf16 (v0.19 probes): with two slots the late hand-back starves the loader (-2% to
+    -21%); with three slots at d=64 +2-7% (the d=64 tuned form); at d=128 the third slot fits only with one dQ
+    tile, whose late hand-back then costs 2-5%."""
     LOG2E: gl.constexpr = 1.4426950408889634
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
