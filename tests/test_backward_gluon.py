@@ -211,6 +211,8 @@ def test_key_rows_on_two_partitions_take_the_row_split_kernel_with_its_register_
     persistent_launch = launchers.fused_backward_launch(persistent, problem, torch.device("cpu"), causal=True)
     assert rows_launch[0] == persistent_launch[0] and rows_launch[2] == persistent_launch[2]
     assert rows_launch[1][2] is persistent_launch[1][2]  # the same cached tile list
+    _, constants = launchers.fused_backward_kernel(replace(config, kv_in_registers=True), 64)
+    assert constants["KV_IN_REGISTERS"] is True and constants["HEAD_DIM"] == 64
 
 
 @pytest.mark.parametrize("change", [
@@ -218,7 +220,6 @@ def test_key_rows_on_two_partitions_take_the_row_split_kernel_with_its_register_
     pytest.param(dict(stats_in_shared=False), id="LSE/D in registers"),
     pytest.param(dict(num_warps=8), id="eight-warp partition"),
     pytest.param(dict(block_n=64), id="64-key blocks"),
-    pytest.param(dict(kv_in_registers=True), id="K/V in registers"),
     pytest.param(dict(ds_buffers=2), id="dS tiles of the other kernel"),
     pytest.param(dict(dq_chunks=2), id="dQ in chunks"),
 ])

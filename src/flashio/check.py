@@ -391,7 +391,7 @@ def forced_paths() -> dict:
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:
         # kernels/backward_gluon_rows.py), persistent with the balanced list; d=256 keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
-            replace(rows, num_stages=3), rows),
+            replace(rows, num_stages=3, kv_in_registers=True), rows),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

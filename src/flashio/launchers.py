@@ -185,14 +185,14 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
-                and not (config.kv_in_registers or config.split_roles) and config.num_stages >= 1):
+                and not config.split_roles):
             raise ValueError("split_rows is a form of the persistent warp-specialised fused backward with LSE/D rows "
                              "in shared memory, 128-key blocks on two 4-warp MMA warpgroups (num_warps=4), dQ in "
-                             "one chunk and its own two dS tiles (ds_buffers=1), without K/V in registers or split "
-                             f"roles; got {config}")
+                             f"one chunk and its own two dS tiles (ds_buffers=1), without split roles; got {config}")
         return backward_gluon_rows_kernels.attention_backward_fused_rows_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
-            DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS)
+            DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS,
+            **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
     if config.split_roles:
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,

@@ -102,7 +102,9 @@ slot and its half of the dQ tile back when it is done with them (mbarriers count
 one barrier per block of run 4 comes without the late hand-back that starved two slots, and each MMA thread
 gets 240 registers (168 in the 8-warp partition). Compiled for sm_90a on the CPU: d=128 226.6 KB, no
 local-memory access between the block loop's warpgroup MMAs non-causal, one reload causal (80-112 B of stack in
-the loader and the per-tile code). First the forced check path (a hang would be a barrier count error):
+the loader and the per-tile code); K/V in registers compiles without stack causal at d=64 (72 B non-causal,
+outside the block loop), but spills at d=128 (256-280 B), so it is a d=64 form only. First the forced check
+path (a hang would be a barrier count error):
 
     PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \
         --paths "backward: fused five-product (Gluon), key rows on two MMA partitions"
@@ -114,7 +116,7 @@ then
         "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" "rows persistent, balanced"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
-        "rows persistent, balanced, 3 stages"
+        "rows persistent, balanced, 3 stages" "rows persistent, balanced, 3 stages, K/V in registers"
 
 Prediction: d=128 +2-5% over the tuned persistent form at every point (the d=64 one-barrier gain of run 5
 without its loader starvation), at least level with run 6's three-slot form; d=64 within ±3% of the tuned
@@ -170,6 +172,8 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced"] = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True,
                                                      stats_in_shared=True, balanced_schedule=True, split_rows=True)
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
+    _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
+                                                                             num_stages=3, kv_in_registers=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -38,7 +38,8 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paired_halves,
                                             _persistent_fused_ws_dq_reducer, _persistent_fused_ws_loader,
-                                            _probabilities_and_score_gradients, _query_blocks, _store_key_gradients)
+                                            _probabilities_and_score_gradients, _query_blocks,
+                                            _score_operands_in_registers, _store_key_gradients)
 
 
 @gluon.jit
@@ -47,9 +48,11 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
                    kv_ready, ready, empty, ds_ready, ds_free, dq_ready, dq_empty, it, kv_phase,
                    ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                   IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                   IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+                   KV_IN_REGISTERS: gl.constexpr):
     """One warpgroup's work on one key block's tile: its BLOCK_N / 2 key rows from ROW0 on, every query block
-    of every query head of the group, ring positions from ``it`` on. Returns its float32 (dK / tau, dV)
+    of every query head of the group, ring positions from ``it`` on (with KV_IN_REGISTERS its rows of K_j and
+    V_j loaded once into registers as the score products' A operands). Returns its float32 (dK / tau, dV)
     rows and ``it`` advanced."""
     LOG2E: gl.constexpr = 1.4426950408889634
     ROWS: gl.constexpr = BLOCK_N // 2
@@ -74,6 +77,8 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
     mbarrier.wait(kv_ready, kv_phase)
     k_rows = k_smem.slice(ROW0, ROWS, dim=0)
     v_rows = v_smem.slice(ROW0, ROWS, dim=0)
+    if KV_IN_REGISTERS:
+        k_rows, v_rows = _score_operands_in_registers(k_rows, v_rows, s_layout)
     k_cols = k_smem.slice(COL0, DQ_COLS, dim=1)
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
@@ -122,7 +127,7 @@ def _rows_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                         kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
                         ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-                        schedule=None, LISTED: gl.constexpr = False):
+                        KV_IN_REGISTERS: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
     """One MMA warpgroup of the persistent grid: its key rows of every key block of this program's units
     (LISTED: of its entries in ``schedule``), in the loader's order; after a block's last product it hands
     K_j, V_j back (``kv_empty``, one of two arrivals) and stores its rows of dK and dV."""
@@ -155,7 +160,7 @@ def _rows_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                                         k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
                                         kv_ready, ready, empty, ds_ready, ds_free, dq_ready, dq_empty, it,
                                         tile_iter & 1, ROW0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES,
-                                        DQ_BUFFERS)
+                                        DQ_BUFFERS, KV_IN_REGISTERS)
             gl.thread_barrier()  # every warp of this warpgroup is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -178,13 +183,14 @@ def attention_backward_fused_rows_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units, schedule,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr, MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
-    LISTED: gl.constexpr = False,
+    KV_IN_REGISTERS: gl.constexpr = False, LISTED: gl.constexpr = False,
 ):
     """dK, dV and the dQ contributions of every key block, in a persistent grid of one program per
     multiprocessor (same arguments and grid as ``attention_backward_fused_ws_persistent_kernel``; ``LISTED``
     and ``schedule`` as there). Launch with num_warps=4 (the first MMA warpgroup, rows [0, BLOCK_N / 2) of
     each key block); the second MMA warpgroup (4 warps), the loader warp and the dQ reducer warp are added.
-    BLOCK_N = 128 (64 key rows per warpgroup), dQ in two column halves, LSE/D rows through shared memory."""
+    BLOCK_N = 128 (64 key rows per warpgroup), dQ in two column halves, LSE/D rows through shared memory;
+    KV_IN_REGISTERS as in the specialised kernels (each warpgroup holds its 64 rows of K_j and V_j)."""
     dtype: gl.constexpr = Q.dtype.element_ty
     gl.static_assert(BLOCK_N == 128, "two warpgroups of 64 key rows")
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
@@ -231,14 +237,15 @@ def attention_backward_fused_rows_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
             kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
-            0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, schedule, LISTED)),
+            0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, KV_IN_REGISTERS, schedule, LISTED)),
         (_rows_mma_partition, (
             LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
             stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
             kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
-            BLOCK_N // 2, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, schedule, LISTED)),
+            BLOCK_N // 2, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, KV_IN_REGISTERS, schedule,
+            LISTED)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
