@@ -17,8 +17,9 @@ hands back what it has finished when it has finished it:
 - once both halves are in (``ds_ready``), it computes its half of the dQ columns, dQ_i[:, 64 w : +64] =
   tau dS_ij K_j[:, 64 w : +64] (both halves of dS^T, read transposed from shared memory), writes it into
   the float32 dQ tile and arrives at ``dq_ready`` (count 2, the reducer warp reduce-adds the whole tile),
-  ``ds_free`` (count 2: the dS^T tile may be rewritten two blocks later) and ``empty`` (count 2: the Q/dO
-  slot) — no wait for the other warpgroup's dV/dK products;
+  ``ds_free`` (count 2: the dS^T tile may be rewritten two blocks later; with two Q/dO slots the slot's
+  ``empty`` barrier, whose condition it is) and ``empty`` (count 2: the Q/dO slot) — no wait for the other
+  warpgroup's dV/dK products;
 - the loader warp and the dQ reducer warp are the persistent specialised kernel's
   (``_persistent_fused_ws_loader``, ``_persistent_fused_ws_dq_reducer``), unchanged: their barriers simply
   count two arrivals now; K_j, V_j are handed back per tile (``kv_empty``, count 2).
@@ -113,7 +114,8 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             fence_async_shared()
             gl.thread_barrier()  # every warp of this warpgroup is past its products and its dQ stores
             mbarrier.arrive(dq_ready.index(buf))
-            mbarrier.arrive(ds_free.index(ds_slot))
+            if NUM_STAGES != 2:  # with two slots ``ds_free`` is ``empty`` (same slot, same condition)
+                mbarrier.arrive(ds_free.index(ds_slot))
             mbarrier.arrive(empty.index(stage))
             it += 1
     return dk, dv, it
@@ -211,7 +213,12 @@ def attention_backward_fused_rows_kernel(
     ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     ds_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    ds_free = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    if NUM_STAGES == 2:
+        # Block i's Q/dO slot and dS^T tile are both slot i % 2, and both are free once the two warpgroups are
+        # past block i's products: one barrier serves both (one arrival per warpgroup and block fewer).
+        ds_free = empty
+    else:
+        ds_free = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
     dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
     # Arrivals: the loader's (and the copy engine's bytes) on the ready barriers, the reducer's on dq_empty,
@@ -223,7 +230,8 @@ def attention_backward_fused_rows_kernel(
         mbarrier.init(empty.index(slot), count=2)
     for slot in gl.static_range(2):
         mbarrier.init(ds_ready.index(slot), count=2)
-        mbarrier.init(ds_free.index(slot), count=2)
+        if NUM_STAGES != 2:
+            mbarrier.init(ds_free.index(slot), count=2)
     for buf in gl.static_range(DQ_BUFFERS):
         mbarrier.init(dq_ready.index(buf), count=2)
         mbarrier.init(dq_empty.index(buf), count=1)
