@@ -100,10 +100,10 @@ Run 7 (v0.19, prepared after the device time was spent, not yet run): the key ro
 partitions of their own (``split_rows``, kernels/backward_gluon_rows.py): each 4-warp warpgroup hands its Q/dO
 slot and its half of the dQ tile back when it is done with them (mbarriers counting two arrivals), so the
 one barrier per block of run 4 comes without the late hand-back that starved two slots, and each MMA thread
-gets 240 registers (168 in the 8-warp partition). Compiled for sm_90a on the CPU: d=128 226.6 KB, no
+gets 240 registers (168 in the 8-warp partition). Compiled for sm_90a on the CPU: d=128 226.5 KB, no
 local-memory access between the block loop's warpgroup MMAs non-causal, one reload causal (80-112 B of stack in
 the loader and the per-tile code); K/V in registers compiles without stack causal at d=64 (72 B non-causal,
-outside the block loop), but spills at d=128 (256-280 B), so it is a d=64 form only. First the forced check
+outside the block loop), but spills at d=128 (256-288 B), so it is a d=64 form only. First the forced check
 path (a hang would be a barrier count error):
 
     PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \

@@ -17,9 +17,11 @@ hands back what it has finished when it has finished it:
 - once both halves are in (``ds_ready``), it computes its half of the dQ columns, dQ_i[:, 64 w : +64] =
   tau dS_ij K_j[:, 64 w : +64] (both halves of dS^T, read transposed from shared memory), writes it into
   the float32 dQ tile and arrives at ``dq_ready`` (count 2, the reducer warp reduce-adds the whole tile),
-  ``ds_free`` (count 2: the dS^T tile may be rewritten two blocks later; with two Q/dO slots the slot's
-  ``empty`` barrier, whose condition it is) and ``empty`` (count 2: the Q/dO slot) — no wait for the other
-  warpgroup's dV/dK products;
+  and ``empty`` (count 2: the Q/dO slot) — no wait for the other warpgroup's dV/dK products. The dS^T tile
+  needs no barrier of its own: a warpgroup rewrites tile i % 2 at block i + 2 only after the exchange of
+  block i + 1, for which the other warpgroup stored its half after finishing block i (each warpgroup runs
+  its blocks in order; benchmarks/experiments/fused_backward_rows/protocol_model.py checks the protocol
+  under random interleavings);
 - the loader warp and the dQ reducer warp are the persistent specialised kernel's
   (``_persistent_fused_ws_loader``, ``_persistent_fused_ws_dq_reducer``), unchanged: their barriers simply
   count two arrivals now; K_j, V_j are handed back per tile (``kv_empty``, count 2).
@@ -47,7 +49,7 @@ from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paire
 def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                    seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
-                   kv_ready, ready, empty, ds_ready, ds_free, dq_ready, dq_empty, it, kv_phase,
+                   kv_ready, ready, empty, ds_ready, dq_ready, dq_empty, it, kv_phase,
                    ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                    KV_IN_REGISTERS: gl.constexpr):
@@ -99,8 +101,8 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
             ds_slot = it % 2
             ds_tile = ds_smem.index(ds_slot)
-            # Both warpgroups' dQ products of two blocks ago, which read this dS^T tile, are done.
-            mbarrier.wait(ds_free.index(ds_slot), ((it // 2) & 1) ^ 1)
+            # The other warpgroup's dQ product of two blocks ago, which read this tile, is done: it stored its
+            # half of the last block's dS^T (this warpgroup waited for that) only after finishing that product.
             ds_tile.slice(ROW0, ROWS, dim=0).store(ds_lo)
             fence_async_shared()
             gl.thread_barrier()  # this warpgroup's four warps have stored their rows
@@ -114,8 +116,6 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             fence_async_shared()
             gl.thread_barrier()  # every warp of this warpgroup is past its products and its dQ stores
             mbarrier.arrive(dq_ready.index(buf))
-            if NUM_STAGES != 2:  # with two slots ``ds_free`` is ``empty`` (same slot, same condition)
-                mbarrier.arrive(ds_free.index(ds_slot))
             mbarrier.arrive(empty.index(stage))
             it += 1
     return dk, dv, it
@@ -126,7 +126,7 @@ def _rows_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                         stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                         seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
                         k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
-                        kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
+                        kv_ready, kv_empty, ready, empty, ds_ready, dq_ready, dq_empty,
                         ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                         KV_IN_REGISTERS: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
@@ -160,7 +160,7 @@ def _rows_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
             dk, dv, it = _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
                                         num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                                         k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
-                                        kv_ready, ready, empty, ds_ready, ds_free, dq_ready, dq_empty, it,
+                                        kv_ready, ready, empty, ds_ready, dq_ready, dq_empty, it,
                                         tile_iter & 1, ROW0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES,
                                         DQ_BUFFERS, KV_IN_REGISTERS)
             gl.thread_barrier()  # every warp of this warpgroup is past its reads of K_j, V_j
@@ -213,12 +213,6 @@ def attention_backward_fused_rows_kernel(
     ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     ds_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
-    if NUM_STAGES == 2:
-        # Block i's Q/dO slot and dS^T tile are both slot i % 2, and both are free once the two warpgroups are
-        # past block i's products: one barrier serves both (one arrival per warpgroup and block fewer).
-        ds_free = empty
-    else:
-        ds_free = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
     dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
     # Arrivals: the loader's (and the copy engine's bytes) on the ready barriers, the reducer's on dq_empty,
@@ -230,8 +224,6 @@ def attention_backward_fused_rows_kernel(
         mbarrier.init(empty.index(slot), count=2)
     for slot in gl.static_range(2):
         mbarrier.init(ds_ready.index(slot), count=2)
-        if NUM_STAGES != 2:
-            mbarrier.init(ds_free.index(slot), count=2)
     for buf in gl.static_range(DQ_BUFFERS):
         mbarrier.init(dq_ready.index(buf), count=2)
         mbarrier.init(dq_empty.index(buf), count=1)
@@ -244,14 +236,14 @@ def attention_backward_fused_rows_kernel(
             stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
-            kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
+            kv_ready, kv_empty, ready, empty, ds_ready, dq_ready, dq_empty,
             0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, KV_IN_REGISTERS, schedule, LISTED)),
         (_rows_mma_partition, (
             LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
             stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
-            kv_ready, kv_empty, ready, empty, ds_ready, ds_free, dq_ready, dq_empty,
+            kv_ready, kv_empty, ready, empty, ds_ready, dq_ready, dq_empty,
             BLOCK_N // 2, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_BUFFERS, KV_IN_REGISTERS, schedule,
             LISTED)),
         (_persistent_fused_ws_loader, (
