@@ -210,6 +210,9 @@ def forced_paths() -> dict:
     persistent, persistent_d256 = replace(pipelined, persistent=True), replace(pipelined_d256, persistent=True)
     specialised = TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True)  # the fused backward, d=128
     specialised_d64 = replace(specialised, kv_in_registers=True)
+    # The d=64 fused backward tuned since v0.19: persistent, listed, three Q/dO slots, two dS^T tiles.
+    tuned_d64 = replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
+                        ds_buffers=2)
     rows = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                       balanced_schedule=True, split_rows=True)  # the fused backward's key rows on two partitions
     return {
@@ -378,14 +381,12 @@ def forced_paths() -> dict:
             replace(specialised_d64, stats_in_shared=True, ds_buffers=2),
             replace(specialised, stats_in_shared=True, ds_buffers=2)),
         "backward: fused five-product (Gluon), persistent, balanced schedule, two dS tiles": fused_backward(
-            replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
-                    ds_buffers=2),
+            tuned_d64,
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
         # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6: the fastest d=128 form measured, not yet tuned);
         # d=64 with the same three slots and its tuned two dS^T tiles.
         "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(
-            replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
-                    ds_buffers=2),
+            tuned_d64,
             replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
                     balanced_schedule=True)),
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:

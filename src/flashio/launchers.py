@@ -164,8 +164,9 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     return table, {"LISTED": True}
 
 
-# The role-split fused backward (d=256) runs two MMA warpgroups and three one-warp workers:
-# 2 x 128 x 240 + 3 x 32 x 24 = 63744 of the 65536 registers of a multiprocessor.
+# Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the
+# role-split kernel (d=256; three one-warp workers, 2 x 128 x 240 + 3 x 32 x 24 = 63744 of the 65536
+# registers of a multiprocessor) and the row-split kernel (two workers, padded to a warpgroup at 24 each).
 FUSED_SPLIT_MMA_REGISTERS = 240
 
 
