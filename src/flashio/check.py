@@ -383,10 +383,15 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), persistent, balanced schedule, two dS tiles": fused_backward(
             tuned_d64,
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
-        # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6: the fastest d=128 form measured, not yet tuned);
+        # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6, v0.20 run 7: the fastest d=128 form, tuned since v0.20);
         # d=64 with the same three slots and its tuned two dS^T tiles.
         "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(
             tuned_d64,
+            replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
+                    balanced_schedule=True)),
+        # v0.20: a fourth Q/dO slot at d=64 (timed beside the three-slot form); d=128 as in the path above.
+        "backward: fused five-product (Gluon), persistent, four Q/dO slots at d=64": fused_backward(
+            replace(tuned_d64, num_stages=4),
             replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
                     balanced_schedule=True)),
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:

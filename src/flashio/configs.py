@@ -216,11 +216,19 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # (its grid is not measured).
 # In the v0.19 d=64 grid (bf16 and fp16, 20 points each) the two 64x64 tiles trailed it at all 40 points by
 # 7-27% (tuner timings in results/2026-12-01_h200_v0.19_grid/d64_*_il.json), so they are no longer timed.
+# v0.20 (probe run 7, bf16, median of 3 rounds, results/2026-12-01_h200_v0.20_probes/): at d=128 three Q/dO
+# slots with one dQ tile +0.5-7% over the two-slot persistent form at all seven points (non-causal 2k 451 ->
+# 464, causal 2k / 4k / 16k 365 -> 381, 433 -> 464, 506 -> 526 TFLOP/s), so it replaces that form; at d=64 a
+# fourth Q/dO slot +0.7-2% except non-causal 16k (-0.6%), so it is timed beside the three-slot form. The key
+# rows on two MMA partitions (``split_rows``) were slower at every point (d=128 -1% to -3%, d=64 -1% to -8%):
+# not a candidate.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2),),
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2),
+         TileConfig(64, 128, 8, 4, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
-          TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
+          TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),

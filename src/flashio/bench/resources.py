@@ -233,11 +233,21 @@ def surveyed():
         kernel, constants = launchers.fused_backward_kernel(config, 128)
         rows.append(("backward fused gluon ws persistent stats-smem balanced causal d=128", kernel,
                      dict(constants, IS_CAUSAL=True, LISTED=True), config))
-        # The tuned d=64 form since v0.19: three Q/dO slots and two dS^T tiles (one barrier per query block).
-        config = configs.BACKWARD_FUSED_CANDIDATES[64][0]
-        kernel, constants = launchers.fused_backward_kernel(config, 64)
-        rows.append(("backward fused gluon ws persistent ds2 stats-smem kv-regs balanced causal d=64", kernel,
-                     dict(constants, IS_CAUSAL=True, LISTED=True), config))
+        # The tuned d=64 forms since v0.19/v0.20: three or four Q/dO slots and two dS^T tiles (one barrier per
+        # query block).
+        for config in configs.BACKWARD_FUSED_CANDIDATES[64]:
+            kernel, constants = launchers.fused_backward_kernel(config, 64)
+            rows.append((f"backward fused gluon ws persistent ds2 {config.num_stages} slots stats-smem kv-regs "
+                         "balanced causal d=64", kernel, dict(constants, IS_CAUSAL=True, LISTED=True), config))
+        # The tuned d=128 persistent form since v0.20: three Q/dO slots, one dQ tile.
+        config = TileConfig(64, 128, 8, 3, "gluon", dq_buffers=1, warp_specialised=True, persistent=True,
+                            stats_in_shared=True, balanced_schedule=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 128)
+        for causal in (False, True):
+            label = "backward fused gluon ws persistent 3 slots one dQ tile stats-smem balanced" + \
+                (" causal d=128" if causal else " d=128")
+            rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
+                         config))
         # The key rows on two MMA partitions (v0.19, prepared; kernels/backward_gluon_rows.py), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)
