@@ -383,8 +383,8 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), persistent, balanced schedule, two dS tiles": fused_backward(
             tuned_d64,
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
-        # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6, v0.20 run 7: the fastest d=128 form, tuned since v0.20);
-        # d=64 with the same three slots and its tuned two dS^T tiles.
+        # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6, v0.20 run 7: the fastest d=128 persistent form,
+        # tuned since v0.20); d=64 with the same three slots and its tuned two dS^T tiles.
         "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(
             tuned_d64,
             replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
@@ -394,6 +394,10 @@ def forced_paths() -> dict:
             replace(tuned_d64, num_stages=4),
             replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
                     balanced_schedule=True)),
+        # v0.20: the same three slots and one dQ tile on the non-persistent specialised kernel (d=128; measured
+        # level with the tuned forms in a grid, not kept as a candidate).
+        "backward: fused five-product (Gluon), three Q/dO slots, one dQ tile": fused_backward(
+            tuned_d64, replace(specialised, num_stages=3, dq_buffers=1, stats_in_shared=True)),
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:
         # kernels/backward_gluon_rows.py), persistent with the balanced list; d=256 keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(

@@ -219,9 +219,12 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # v0.20 (probe run 7, bf16, median of 3 rounds, results/2026-12-01_h200_v0.20_probes/): at d=128 three Q/dO
 # slots with one dQ tile +0.5-7% over the two-slot persistent form at all seven points (non-causal 2k 451 ->
 # 464, causal 2k / 4k / 16k 365 -> 381, 433 -> 464, 506 -> 526 TFLOP/s), so it replaces that form; at d=64 a
-# fourth Q/dO slot +0.7-2% except non-causal 16k (-0.6%), so it is timed beside the three-slot form. The key
-# rows on two MMA partitions (``split_rows``) were slower at every point (d=128 -1% to -3%, d=64 -1% to -8%):
-# not a candidate.
+# fourth Q/dO slot +0.9-2.1% except non-causal 16k (-0.6%), so it is timed beside the three-slot form. The key
+# rows on two MMA partitions (``split_rows``) were level or slower at every point (d=128 0 to -3%, d=64 -1% to -8%):
+# not a candidate. The same three slots and one dQ tile on the non-persistent kernel, timed as a third d=128
+# candidate in a second d=128 grid (results/2026-12-01_h200_v0.20_grid/with_nonpersistent_three_slots/), was
+# within 2% of the fastest non-causal and 1-4% behind the persistent form causal in the tuner's timings (chosen
+# at 5 of 20) and moved no point beyond that run's noise (-2% to +3%): not kept.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2),

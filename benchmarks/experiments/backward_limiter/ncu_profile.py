@@ -60,6 +60,19 @@ Kernel alone, flashio / cuDNN: d=64 non-causal 1k 918 / 794 µs (SM busy 38.8 / 
 5.8 cycles between a warp's issues), d=64 causal 1k 592 / 554 µs (33.7 / 36.4%, 1.21 / 1.47, 9.9 / 6.8), d=128
 causal 1k 507 / 410 µs (39.7 / 49.9%, 0.80 / 1.25, 14.9 / 8.0). Same 12 warps and one program per SM on both
 sides, DRAM 15-33% of peak, L2 hits 69-81% on both: neither is memory-bound; flashio's MMA warps issue less often.
+Run 7 (v0.20): d=128 with ``--backward-form three-slots`` (the tuned causal form since v0.20) and ``rows`` (the
+key rows on two MMA partitions, 1-3% slower in probe run 7) at ``--point 128:causal:1024``, and at
+``--point 128:noncausal:1024`` ``three-slots`` and ``--stats-in-shared`` (the specialised form the tuner takes
+there) (results/2026-12-01_h200_v0.20_probes/ncu_run7_*.log); run after probe run 7 to say why the row-split
+kernel lost, with no prediction written beforehand. Kernel alone, flashio / cuDNN: causal 1k three slots
+495 / 411 µs (IPC 0.80 / 1.25, 15.0 / 8.0 cycles between a warp's issues, issue slots busy 19 / 29%, tensor-led
+pipe 40.8 / 50.0%), rows 520 / 411 µs (0.85, 14.2 cycles; 339 k local-memory requests against 11 k for the
+three-slot form, and 12% more instructions); non-causal 1k specialised 738 / 641 µs (0.77 / 1.36),
+three slots 742 / 640 µs (0.75). From IPC x active cycles x 132 SMs cuDNN issues 25% (causal) to 50% (non-causal)
+more instructions than flashio in 15-18% fewer cycles: the gap is latency between a warp's issues (its products
+and exponentials wait on each other), not instruction count, memory, occupancy (12 warps, 168 registers, one
+program per SM, 215-216 KB of shared memory on both sides) or the 8-warp barrier (the row-split kernel, which
+has none, is slower). cuDNN's kernel name says 64x64 tiles at d=128 (flashio: 64 queries x 128 keys).
 """
 
 import argparse
@@ -67,6 +80,8 @@ import os
 import subprocess
 import sys
 from dataclasses import replace
+
+from flashio.configs import TileConfig
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024))
 FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
@@ -82,6 +97,16 @@ FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
                  "out-regs-half-balanced": {"output_from_registers": True, "half_diagonal": True,
                                             "balanced_schedule": True},
                  "ws-balanced": None}
+# --backward-form (d=128, persistent with the balanced list): the tuned causal form of v0.18 (two Q/dO slots,
+# two dQ tiles), of v0.20 (three slots, one dQ tile), and the key rows on two MMA partitions (v0.20: correct,
+# 1-3% slower at d=128).
+BACKWARD_FORMS = {
+    "persistent-balanced": TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True,
+                                      persistent=True, stats_in_shared=True, balanced_schedule=True),
+    "three-slots": TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True,
+                              persistent=True, stats_in_shared=True, balanced_schedule=True),
+    "rows": TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                       balanced_schedule=True, split_rows=True)}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
@@ -98,10 +123,8 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
     if stats_in_shared:
         configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
                                                                      stats_in_shared=True),)
-    if backward_form == "persistent-balanced":  # the tuned d=128 form at causal points (v0.18)
-        configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(
-            64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, persistent=True,
-            stats_in_shared=True, balanced_schedule=True),)
+    if backward_form is not None:  # d=128: one persistent listed form instead of the first candidate
+        configs.BACKWARD_FUSED_CANDIDATES[128] = (BACKWARD_FORMS[backward_form],)
     if forward_form == "ws-balanced":
         os.environ["FLASHIO_FORWARD_PATH"] = "ws"
         for d in (64, 128):
@@ -155,8 +178,8 @@ def main() -> int:
                         help="backward: the fused kernel with LSE/D rows in shared memory")
     parser.add_argument("--forward-form", choices=tuple(FORWARD_FORMS),
                         help="forward: this form of the persistent Gluon forward instead of the tuned choice")
-    parser.add_argument("--backward-form", choices=("persistent-balanced",),
-                        help="backward: at d=128 the persistent fused form with the balanced list instead of the "
+    parser.add_argument("--backward-form", choices=tuple(BACKWARD_FORMS),
+                        help="backward: at d=128 this persistent fused form with the balanced list instead of the "
                              "first candidate")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")

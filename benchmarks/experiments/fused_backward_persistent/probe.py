@@ -121,6 +121,16 @@ then
 Prediction: d=128 +2-5% over the tuned persistent form at every point (the d=64 one-barrier gain of run 5
 without its loader starvation), at least level with run 6's three-slot form; d=64 within ±3% of the tuned
 two-dS-tile form.
+Outcome (v0.20, results/2026-12-01_h200_v0.20_probes/probe_bwd_run7_d*.txt; forced check 20 of 20 PASS on its
+first run, check_run18.txt): wrong — correct, but level or slower at every point. d=128 0 to -3% against the
+tuned persistent form (non-causal 1k / 2k / 16k 388 -> 378, 451 -> 451, 547 -> 538; causal 2k / 16k 365 -> 359,
+506 -> 501 TFLOP/s); d=64 -6% to -8% against the tuned three-slot form, -1% to -6% with K/V in registers
+(causal 2k 326 -> 302 / 321).
+Nsight Compute (backward_limiter/ncu_profile.py run 7) at d=128 causal 1k: 520 µs against 495 for the three-slot
+form, 12% more instructions and 31 times the local-memory requests (339 k against 11 k). Run 6's three-slot form
+repeated its lead: +0.4% to +7% over the two-slot persistent form at all seven points (causal 4k 433 -> 464,
+16k 506 -> 526); it became the d=128 persistent candidate. At d=64 four Q/dO slots +0.9-2.1% except non-causal
+16k (-0.6%): listed beside three.
 """
 
 import argparse

@@ -239,7 +239,7 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, 64)
             rows.append((f"backward fused gluon ws persistent ds2 {config.num_stages} slots stats-smem kv-regs "
                          "balanced causal d=64", kernel, dict(constants, IS_CAUSAL=True, LISTED=True), config))
-        # The tuned d=128 persistent form since v0.20: three Q/dO slots, one dQ tile.
+        # The tuned d=128 persistent form since v0.20: three Q/dO slots and one dQ tile, with the balanced list.
         config = TileConfig(64, 128, 8, 3, "gluon", dq_buffers=1, warp_specialised=True, persistent=True,
                             stats_in_shared=True, balanced_schedule=True)
         kernel, constants = launchers.fused_backward_kernel(config, 128)
