@@ -301,7 +301,7 @@ def forced_paths() -> dict:
         "forward: Gluon, two programs per multiprocessor, output from registers": gluon_forward(
             TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),
             replace(pipelined, output_from_registers=True), persistent_d256),
-        # The pipelined loop running on across tiles (v0.15, prepared, not yet run): with two Q sets (d=128
+        # The pipelined loop running on across tiles (v0.15; v0.16: slower almost everywhere): with two Q sets (d=128
         # beside two K/V slots with separate barriers), with one Q set (three slots), and with 64-key blocks
         # (two Q sets beside five slots at d=128); d=256 with one Q set beside its two separate slots.
         "forward: Gluon, persistent, across tiles": gluon_forward(
@@ -332,7 +332,7 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
             replace(persistent, output_from_registers=True, early_q_release=True, half_diagonal=True),
             persistent_d256),
-        # Q loaded into registers and its buffer handed back at once (v0.18, prepared, not yet run); d=256 has
+        # Q loaded into registers and its buffer handed back at once (v0.18; tuned at d=64 since v0.19); d=256 has
         # no registers for it (its accumulator and Q would take 256 of them): its tuned persistent form.
         "forward: Gluon, persistent, Q in registers": gluon_forward(
             replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
@@ -398,8 +398,9 @@ def forced_paths() -> dict:
         # level with the tuned forms in a grid, not kept as a candidate).
         "backward: fused five-product (Gluon), three Q/dO slots, one dQ tile": fused_backward(
             tuned_d64, replace(specialised, num_stages=3, dq_buffers=1, stats_in_shared=True)),
-        # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19, prepared:
-        # kernels/backward_gluon_rows.py), persistent with the balanced list; d=256 keeps its role-split tile.
+        # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19;
+        # kernels/backward_gluon_rows.py; v0.20: correct, not faster), persistent with the balanced list; d=256
+        # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {

@@ -248,7 +248,7 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
-        # The key rows on two MMA partitions (v0.19, prepared; kernels/backward_gluon_rows.py), d=128.
+        # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)
         kernel, constants = launchers.fused_backward_kernel(config, 128)

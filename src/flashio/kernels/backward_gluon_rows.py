@@ -32,6 +32,11 @@ gets MMA_REGS registers (``setmaxnreg``; 2 x 128 x 240 + 128 x 24 of the 65536),
 KB, dQ 2 x 32 KB, LSE/D rows 1 KB. LSE/D rows always come through shared memory (``STATS_IN_SMEM``). Gluon
 has no interpreter: on a CPU this file is only compiled (tests/bench/test_resources.py); its numerics are
 checked on the GPU by ``python -m flashio.check``.
+
+Measured on the H200 (v0.20, benchmarks/PERFORMANCE.md): correct on its first run (forced check path, 10 of
+10), but level or slower than the 8-warp partition's tuned forms at every point probed — d=128 0 to -3%,
+d=64 -1% to -8% — with 12% more instructions and many more local-memory requests (339 k against 11 k at d=128
+causal 1k) and about the same cycles between a warp's issues; so it is not a tuning candidate.
 """
 
 from triton.experimental import gluon
