@@ -215,6 +215,8 @@ def forced_paths() -> dict:
                         ds_buffers=2)
     rows = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                       balanced_schedule=True, split_rows=True)  # the fused backward's key rows on two partitions
+    alternating = TileConfig(64, 64, 4, 3, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                             balanced_schedule=True, split_queries=True)  # query blocks on two partitions in turn
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
@@ -403,6 +405,12 @@ def forced_paths() -> dict:
         # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
+        # The query blocks of a 64-key block alternating between two MMA partitions that meet once per key block
+        # (v0.20, prepared: kernels/backward_gluon_queries.py), persistent with the balanced list, three Q/dO
+        # slots, at d=128 dQ in two column pieces (in one, ptxas serialises the products: too few registers);
+        # d=256 keeps its role-split tile.
+        "backward: fused five-product (Gluon), query blocks alternating between two MMA partitions": fused_backward(
+            alternating, replace(alternating, dq_chunks=2)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -83,7 +83,11 @@ class TileConfig:
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
-    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
+    ``split_queries`` (persistent specialised fused backward, ``kernels/backward_gluon_queries.py``): the query
+    blocks of a key block of ``block_n`` = ``block_m`` rows go to two 4-warp MMA warpgroups in turn, each with
+    its own dK/dV partial sums, dS^T and dQ tile, meeting once per key block to add their partial sums
+    (``num_warps`` = 4; ``dq_chunks`` = the dQ product's column pieces).
     """
 
     block_m: int
@@ -113,6 +117,7 @@ class TileConfig:
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
+    split_queries: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -197,6 +197,29 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
         assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
 
 
+def test_alternating_fused_backward_fits_one_program_per_multiprocessor_without_block_loop_spills_at_d64(
+        fused_backward):
+    # kernels/backward_gluon_queries.py (v0.20, prepared): two 4-warp MMA partitions on 64x64 tiles, a loader and
+    # a reducer warp: 12 warps, one program per SM; 211 KB of shared memory at d=128 with three Q/dO slots, 115 KB
+    # at d=64. At d=64 nothing of its block loop is on the stack (56 B non-causal, the loop state of the
+    # workers); at d=128 (dQ in two pieces) the first partition reloads 4 (non-causal) or 9 (causal)
+    # loop-invariant shared-memory addresses per query block from the stack (SASS read at v0.20), 88-120 B.
+    rows = [row for row in fused_backward if "alternating query blocks" in row["label"]]
+    assert len(rows) == 4
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["stack"] <= (120 if row["label"].endswith("d=128") else 56) and row["MUFU.EX2"] > 0, row
+
+
+def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):
+    # Each product of the fused backwards takes 4-8 k-steps of 16; issued back to back they close one group
+    # (gsb0) per product. When ptxas lacks registers for the pipeline it closes a group at every k-step and
+    # waits for it (warning C7512): v0.20's alternating kernel at d=128 with dQ in one 64 x 128 product did.
+    for row in fused_backward:
+        assert "error" not in row, row
+        assert row["HGMMA"] >= 4 * row["HGMMA_groups"], row
+
+
 def test_role_split_fused_backward_at_d256_fits_one_program_per_multiprocessor_without_spills(fused_backward):
     # Two MMA warpgroups (one float32 accumulator of 64 x 256 each), a loader warp and two dQ warps, padded to
     # 12 warps; 216 KB of shared memory at the tuned tile (configs.BACKWARD_FUSED_CANDIDATES[256]).

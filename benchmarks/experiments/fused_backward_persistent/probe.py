@@ -131,6 +131,29 @@ form, 12% more instructions and 31 times the local-memory requests (339 k agains
 repeated its lead: +0.4% to +7% over the two-slot persistent form at all seven points (causal 4k 433 -> 464,
 16k 506 -> 526); it became the d=128 persistent candidate. At d=64 four Q/dO slots +0.9-2.1% except non-causal
 16k (-0.6%): listed beside three.
+
+Run 8 (v0.20, prepared after the device time was spent, not yet run): the query blocks of a 64-key block
+alternating between two MMA partitions that meet once per key block (``split_queries``,
+kernels/backward_gluon_queries.py; cuDNN's d=128 kernel is named for 64x64 tiles). Nsight Compute run 7 put
+flashio's warps 15 cycles apart between issues against cuDNN's 8 with the same warps, registers and shared
+memory, and the row split, which removed the 8-warp barrier but kept a per-block dS^T exchange, did not help;
+here nothing is exchanged per query block, so one warpgroup's exponentials can run under the other's
+products. Compiled for sm_90a on the CPU: 211 KB at d=128 (three slots; 4 slots do not fit), 115 KB at d=64,
+no serialised warpgroup MMAs (at d=128 with dQ in two column pieces), a few stack reloads per block in the
+first partition at d=128. First the forced check path (a hang would be a barrier error; the protocol model
+in experiments/fused_backward_alternating/ passes), then
+
+    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \
+        --paths "query blocks alternating between two MMA partitions"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 330 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" \
+        "alternating, 64x64, 2 stages" "alternating, 64x64, 3 stages"
+
+(at d=64 the first column is not the tuned form: compare with run 7's d=64 table, or add "ws persistent, LSE/D
+in shared, balanced, two dS tiles, 3 stages", and "alternating, 64x64, 4 stages", which fits there).
+Prediction: d=128 +3-8% over the tuned three-slot form at 1k-4k (the issue-latency gap), level to +3% at 16k
+(twice the work units and a dK/dV exchange per 64-key block cost at long sequences what the overlap gains);
+d=64 within ±5% of its tuned form.
 """
 
 import argparse
@@ -184,6 +207,13 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
     _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
                                                                              num_stages=3, kv_in_registers=True)
+for _d, _forms in FORMS.items():  # v0.20 (prepared): query blocks alternating between two MMA partitions
+    # (at d=128 the dQ product in two column pieces: in one, ptxas serialises the warpgroup MMAs)
+    _forms["alternating, 64x64, 3 stages"] = TileConfig(64, 64, 4, 3, "gluon", dq_chunks=_d // 64,
+                                                        warp_specialised=True, persistent=True, stats_in_shared=True,
+                                                        balanced_schedule=True, split_queries=True)
+    _forms["alternating, 64x64, 2 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=2)
+    _forms["alternating, 64x64, 4 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=4)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

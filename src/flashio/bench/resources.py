@@ -140,6 +140,11 @@ def resources(compiled, num_warps: int) -> dict:
         for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
             if instruction.startswith(name):
                 opcodes[name] += 1
+        # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its
+        # k-steps are issued back to back, one per k-step when ptxas serialises them (its C7512 "insufficient
+        # register resources" case, v0.20).
+        if instruction.startswith("HGMMA") and "gsb0" in line:
+            opcodes["HGMMA_groups"] += 1
     return dict(registers=registers, stack=stack, shared_kb=shared / 1024, programs_per_sm=per_sm, **opcodes)
 
 
@@ -248,6 +253,18 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
+        # The query blocks on two MMA partitions in turn (v0.20, prepared; kernels/backward_gluon_queries.py),
+        # 64x64 tiles, three Q/dO slots, d=128 (dQ in two column pieces) and d=64, causal with the balanced list
+        # and not.
+        for d in (64, 128):
+            config = TileConfig(64, 64, 4, 3, "gluon", dq_chunks=d // 64, warp_specialised=True, persistent=True,
+                                stats_in_shared=True, balanced_schedule=True, split_queries=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            for causal in (False, True):
+                label = "backward fused gluon alternating query blocks, persistent stats-smem balanced" + \
+                    (f" causal d={d}" if causal else f" d={d}")
+                rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
+                             config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)
