@@ -220,6 +220,11 @@ def forced_paths() -> dict:
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
+        # The descriptor kernel with 64x64 tiles at d=64 (v0.20, prepared): the portable kernel's tuned d=64
+        # causal 1k tile without its serialised warpgroup MMAs.
+        "forward: tensor descriptors, 64x64 tiles": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {
+            64: (TileConfig(64, 64, 4, 3, "tma"),), 128: (TileConfig(128, 128, 8, 3, "tma"),),
+            256: (TileConfig(64, 64, 4, 2, "tma"),)}}),
         "forward: warp-specialised, persistent grid": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
             64: (TileConfig(128, 128, 4, 2, "ws", persistent=True),),
             128: (TileConfig(128, 64, 4, 2, "ws", persistent=True),),

@@ -247,6 +247,19 @@ sets (same options but Q in registers):
 Prediction: +1-3% at causal 2k-8k, within ±2% at 1k. Outcome (probe_run17_d64.txt): non-causal 1k 387 -> 388,
 causal 1k / 2k / 4k / 8k 258 -> 262, 355 -> 361, 399 -> 414, 431 -> 454 TFLOP/s (+0.3 to +5.3%; above the
 prediction at 8k); it replaces the two-Q-set form in the d=64 candidates.
+
+Run 18 (v0.20, prepared, not yet run): the d=64 causal 1k forward (0.91x cuDNN, the lowest d=64 forward point)
+is the portable kernel's 64x64 tile, and ptxas serialises its warpgroup MMAs (every k-step closes its own group
+and is waited for: warning C7515, read on the CPU in v0.20; `python -m flashio.bench.resources` counts them).
+The descriptor kernel's 64x64 tile, which has not been a d=64 candidate, keeps them pipelined and fits three
+programs per multiprocessor. First its forced check path ("forward: tensor descriptors, 64x64 tiles"), then
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 64 --rounds 3 --points causal:1024 causal:2048 noncausal:1024 --forms \
+        "Triton portable 64x64 (d=64)" "Triton descriptors 64x64 (d=64)" "Triton descriptors 64x64, 4 stages (d=64)"
+
+Prediction: the descriptor tile +3-8% over the portable one at causal 1k (cuDNN's 333 TFLOP/s against 303 in the
+v0.20 grid), which would make it the tuned choice there; if so, it joins FORWARD_TMA_CANDIDATES[64].
 """
 
 import argparse
@@ -393,6 +406,14 @@ FORMS = {
     "Gluon persistent split K/V, balanced (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                          balanced_schedule=True),)}}),
+    # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
+    # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
+    "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
+        64: (TileConfig(64, 64, 4, 3),)}}),
+    "Triton descriptors 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {
+        64: (TileConfig(64, 64, 4, 3, "tma"),)}}),
+    "Triton descriptors 64x64, 4 stages (d=64)": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {
+        64: (TileConfig(64, 64, 4, 4, "tma"),)}}),
 }
 POINTS = {128: ((False, 1024), (False, 2048), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),
           64: ((False, 1024), (True, 1024), (True, 2048), (True, 4096), (True, 8192)),

@@ -163,6 +163,12 @@ def surveyed():
     for d, config in ((64, TileConfig(128, 64, 4, 3, "tma")), (128, TileConfig(128, 128, 8, 3, "tma")),
                       (128, TileConfig(128, 64, 8, 2, "tma", 128)), (256, TileConfig(128, 64, 8, 2, "tma"))):
         rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
+    # The portable kernel's 64x64 d=64 tile (the tuned choice at d=64 causal 1k in v0.20) and the descriptor
+    # kernel's tile of the same shape (v0.20, prepared), causal: ptxas serialises the former's warpgroup MMAs.
+    for label, kernel, config in (("forward pointer 64x64 causal d=64", fwd, TileConfig(64, 64, 4, 3)),
+                                  ("forward tma 64x64 causal d=64", fwd_tma, TileConfig(64, 64, 4, 3, "tma"))):
+        constants = _portable_constants(config, 64) if config.path == "pointer" else tma_constants(config, 64)
+        rows.append((label, kernel, dict(constants, IS_CAUSAL=True), config))
     # Warp-specialised kernels (v0.6): num_warps is per consumer warpgroup; the compiled kernel runs more.
     for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws")),
                       (128, TileConfig(128, 128, 4, 2, "ws", persistent=True)),
