@@ -230,8 +230,8 @@ def test_query_blocks_alternating_between_two_partitions_take_the_alternating_ke
     specialised = launchers.fused_backward_launch(persistent, problem, torch.device("cpu"), causal=True)
     assert own[0] == specialised[0] and own[2] == specialised[2] and own[1][2] is specialised[1][2]
     assert own[1][1] == 512 // 64 // 2 * 4 * 2  # pairs of 64-key blocks x KV heads x batch
-    _, constants = launchers.fused_backward_kernel(replace(config, dq_chunks=2), 64)
-    assert constants["DQ_PIECES"] == 2 and constants["HEAD_DIM"] == 64
+    _, constants = launchers.fused_backward_kernel(replace(config, dq_chunks=2, kv_in_registers=True), 64)
+    assert constants["DQ_PIECES"] == 2 and constants["HEAD_DIM"] == 64 and constants["KV_IN_REGISTERS"] is True
 
 
 @pytest.mark.parametrize("change", [
@@ -242,7 +242,6 @@ def test_query_blocks_alternating_between_two_partitions_take_the_alternating_ke
     pytest.param(dict(num_stages=1), id="one Q/dO slot"),
     pytest.param(dict(dq_buffers=1), id="one dQ tile"),
     pytest.param(dict(ds_buffers=2), id="dS tiles of the other kernel"),
-    pytest.param(dict(kv_in_registers=True), id="K/V in registers"),
     pytest.param(dict(split_rows=True), id="also key rows split"),
     pytest.param(dict(dq_chunks=3), id="dQ pieces not dividing d"),
 ])

@@ -416,6 +416,9 @@ def forced_paths() -> dict:
         # d=256 keeps its role-split tile.
         "backward: fused five-product (Gluon), query blocks alternating between two MMA partitions": fused_backward(
             alternating, replace(alternating, dq_chunks=2)),
+        # The same at d=64 with K/V in registers and four Q/dO slots (d=128 as above).
+        "backward: fused five-product (Gluon), query blocks alternating, K/V in registers": fused_backward(
+            replace(alternating, num_stages=4, kv_in_registers=True), replace(alternating, dq_chunks=2)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -87,7 +87,8 @@ class TileConfig:
     ``split_queries`` (persistent specialised fused backward, ``kernels/backward_gluon_queries.py``): the query
     blocks of a key block of ``block_n`` = ``block_m`` rows go to two 4-warp MMA warpgroups in turn, each with
     its own dK/dV partial sums, dS^T and dQ tile, meeting once per key block to add their partial sums
-    (``num_warps`` = 4; ``dq_chunks`` = the dQ product's column pieces).
+    (``num_warps`` = 4; ``dq_chunks`` = the dQ product's column pieces; ``kv_in_registers`` as in the
+    specialised kernels, d=64).
     """
 
     block_m: int

@@ -190,15 +190,15 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         if not (config.warp_specialised and config.persistent and config.stats_in_shared
                 and config.block_m == config.block_n and config.num_warps == 4 and config.num_stages >= 2
                 and config.dq_buffers == 2 and config.ds_buffers == 1 and head_dim % config.dq_chunks == 0
-                and not (config.split_roles or config.split_rows or config.kv_in_registers)):
+                and not (config.split_roles or config.split_rows)):
             raise ValueError("split_queries is a form of the persistent warp-specialised fused backward with LSE/D "
                              "rows in shared memory, square tiles (block_m == block_n) on two 4-warp MMA "
                              "warpgroups (num_warps=4), two Q/dO slots at least, one dQ tile per warpgroup "
-                             "(dq_buffers=2), its own dS tiles (ds_buffers=1), K/V in shared memory, without split "
-                             f"roles or rows; got {config}")
+                             f"(dq_buffers=2), its own dS tiles (ds_buffers=1), without split roles or rows; got {config}")
         return backward_gluon_queries_kernels.attention_backward_fused_alternating_kernel, dict(
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
-            MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS, DQ_PIECES=config.dq_chunks)
+            MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS, DQ_PIECES=config.dq_chunks,
+            **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1

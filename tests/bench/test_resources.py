@@ -224,6 +224,15 @@ def test_alternating_fused_backward_fits_one_program_per_multiprocessor_without_
         assert row["stack"] <= (120 if row["label"].endswith("d=128") else 56) and row["MUFU.EX2"] > 0, row
 
 
+def test_alternating_fused_backward_at_d64_holds_k_and_v_in_registers_without_spills(fused_backward):
+    # The score products' A operands in registers (16 + 16 per thread at d=64) beside four Q/dO slots: 132 KB,
+    # nothing on the stack (CPU compile at v0.20).
+    rows = [row for row in fused_backward if "alternating, K/V in registers" in row["label"]]
+    assert len(rows) == 1
+    assert_one_12_warp_program_on_warpgroup_mmas(rows[0])
+    assert rows[0]["stack"] == 0 and rows[0]["num_stages"] == 4, rows[0]
+
+
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):
     # Each product of the fused backwards takes 4-8 k-steps of 16; issued back to back they close one group
     # (gsb0) per product. When ptxas lacks registers for the pipeline it closes a group at every k-step and

@@ -150,7 +150,9 @@ in experiments/fused_backward_alternating/ passes), then
         "alternating, 64x64, 2 stages" "alternating, 64x64, 3 stages"
 
 (at d=64 the first column is not the tuned form: compare with run 7's d=64 table, or add "ws persistent, LSE/D
-in shared, balanced, two dS tiles, 3 stages", and "alternating, 64x64, 4 stages", which fits there).
+in shared, balanced, two dS tiles, 3 stages"; at d=64 also "alternating, 64x64, 4 stages" and "alternating,
+64x64, 4 stages, K/V in registers", which fit there; the latter's check path: "query blocks alternating, K/V in
+registers").
 Prediction: d=128 +3-8% over the tuned three-slot form at 1k-4k (the issue-latency gap), level to +3% at 16k
 (twice the work units and a dK/dV exchange per 64-key block cost at long sequences what the overlap gains);
 d=64 within ±5% of its tuned form.
@@ -214,6 +216,9 @@ for _d, _forms in FORMS.items():  # v0.20 (prepared): query blocks alternating b
                                                         balanced_schedule=True, split_queries=True)
     _forms["alternating, 64x64, 2 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=2)
     _forms["alternating, 64x64, 4 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=4)
+    # d=64 only (at d=128 there are no registers for K and V): the score products' A operands in registers.
+    _forms["alternating, 64x64, 4 stages, K/V in registers"] = replace(_forms["alternating, 64x64, 3 stages"],
+                                                                        num_stages=4, kv_in_registers=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -271,6 +271,11 @@ def surveyed():
                     (f" causal d={d}" if causal else f" d={d}")
                 rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                              config))
+        config = TileConfig(64, 64, 4, 4, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
+                            balanced_schedule=True, split_queries=True, kv_in_registers=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 64)
+        rows.append(("backward fused gluon alternating, K/V in registers, 4 slots, causal d=64", kernel,
+                     dict(constants, IS_CAUSAL=True, LISTED=True), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

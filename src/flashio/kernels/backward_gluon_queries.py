@@ -45,17 +45,19 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paired_halves,
                                             _persistent_fused_ws_dq_reducer, _persistent_fused_ws_loader,
                                             _probabilities_and_score_gradients, _query_blocks,
-                                            _store_key_gradients)
+                                            _score_operands_in_registers, _store_key_gradients)
 
 
 @gluon.jit
 def _alternate_query_block(lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
-                           softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_tile, dq_tile, lse_smem, delta_smem,
+                           softmax_scale, k_operand, v_operand, k_smem, q_smem, do_smem, ds_tile, dq_tile, lse_smem,
+                           delta_smem,
                            ready, empty, dq_ready, dq_empty, position, dk, dv, zero_s,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                            IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, DQ_PIECES: gl.constexpr):
-    """One query block of this warpgroup (ring position ``position``): the five products, dQ into this
-    warpgroup's dQ tile; returns (dK / tau, dV) partial sums."""
+    """One query block of this warpgroup (ring position ``position``): the five products (the score products'
+    A operands K_j, V_j from shared memory or registers), dQ into this warpgroup's dQ tile; returns (dK / tau,
+    dV) partial sums."""
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_PIECES
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
@@ -67,7 +69,7 @@ def _alternate_query_block(lse_head, delta_head, stride_lm, start_m, query_cols,
     do_buf = do_smem.index(stage)
     mbarrier.wait(ready.index(stage), (position // NUM_STAGES) & 1)
     p_t, ds_t = _probabilities_and_score_gradients(
-        k_smem, v_smem, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q,
+        k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q,
         first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage), delta_smem.index(stage), True)
     dv = warpgroup_mma(gl.convert_layout(p_t, lhs_layout), do_buf, dv, is_async=True)
     dk = warpgroup_mma(gl.convert_layout(ds_t, lhs_layout), q_buf, dk, is_async=True)
@@ -99,10 +101,11 @@ def _alternate_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_h
                         kv_ready, ready, empty, dq_ready, dq_empty, it, kv_phase,
                         WARPGROUP: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                         HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr,
-                        DQ_PIECES: gl.constexpr):
+                        DQ_PIECES: gl.constexpr, KV_IN_REGISTERS: gl.constexpr):
     """One warpgroup's share of one key block's tile: the query blocks at its ring positions (``it`` on, every
-    second one from the first with ``position % 2 == WARPGROUP``) of every query head of the group. Returns
-    its float32 (dK / tau, dV) partial sums and ``it`` advanced past the tile's positions."""
+    second one from the first with ``position % 2 == WARPGROUP``) of every query head of the group (with
+    KV_IN_REGISTERS, K_j and V_j loaded once into registers as the score products' A operands). Returns its
+    float32 (dK / tau, dV) partial sums and ``it`` advanced past the tile's positions."""
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -116,6 +119,10 @@ def _alternate_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_h
     dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
     zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
     mbarrier.wait(kv_ready, kv_phase)
+    k_operand = k_smem
+    v_operand = v_smem
+    if KV_IN_REGISTERS:
+        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         lse_head = LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
@@ -123,10 +130,10 @@ def _alternate_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_h
         first = (it + WARPGROUP) % 2  # the first block of this head at one of this warpgroup's positions
         for block in range(first, num_blocks, 2):
             dk, dv = _alternate_query_block(lse_head, delta_head, stride_lm, lo + block * BLOCK_M, query_cols,
-                                            seqlen_q, first_row, qk_scale, softmax_scale, k_smem, v_smem, q_smem,
-                                            do_smem, ds_tile, dq_tile, lse_smem, delta_smem, ready, empty, dq_ready,
-                                            dq_empty, it + block, dk, dv, zero_s, BLOCK_M, BLOCK_N, HEAD_DIM,
-                                            IS_CAUSAL, NUM_STAGES, DQ_PIECES)
+                                            seqlen_q, first_row, qk_scale, softmax_scale, k_operand, v_operand,
+                                            k_smem, q_smem, do_smem, ds_tile, dq_tile, lse_smem, delta_smem, ready,
+                                            empty, dq_ready, dq_empty, it + block, dk, dv, zero_s, BLOCK_M, BLOCK_N,
+                                            HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES)
         it += num_blocks
     return dk, dv, it
 
@@ -139,7 +146,8 @@ def _alternate_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm
                              kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, xchg_full, xchg_empty,
                              WARPGROUP: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                              HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr,
-                             DQ_PIECES: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
+                             DQ_PIECES: gl.constexpr, KV_IN_REGISTERS: gl.constexpr, schedule=None,
+                             LISTED: gl.constexpr = False):
     """One MMA warpgroup of the persistent grid: its query blocks of every key block of this program's units
     (LISTED: of its entries in ``schedule``), in the loader's order; after a key block's last product it hands
     K_j, V_j back (``kv_empty``, one of two arrivals), then the dK/dV exchange: warpgroup 1 passes its partial
@@ -174,7 +182,7 @@ def _alternate_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm
                                              k_smem, v_smem, q_smem, do_smem, ds_tile, dq_tile, lse_smem,
                                              delta_smem, kv_ready, ready, empty, dq_ready.index(WARPGROUP),
                                              dq_empty.index(WARPGROUP), it, tile_iter & 1, WARPGROUP, BLOCK_M,
-                                             BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES)
+                                             BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES, KV_IN_REGISTERS)
             gl.thread_barrier()  # every warp of this warpgroup is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             if WARPGROUP == 1:
@@ -218,13 +226,15 @@ def attention_backward_fused_alternating_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units, schedule,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, DQ_PIECES: gl.constexpr = 1,
-    LISTED: gl.constexpr = False,
+    KV_IN_REGISTERS: gl.constexpr = False, LISTED: gl.constexpr = False,
 ):
     """dK, dV and the dQ contributions of every key block, in a persistent grid of one program per
     multiprocessor (same arguments and grid as ``attention_backward_fused_ws_persistent_kernel``; ``LISTED``
     and ``schedule`` as there). Launch with num_warps=4 (MMA warpgroup 0); MMA warpgroup 1 (4 warps), the
     loader warp and the dQ reducer warp are added. BLOCK_M = BLOCK_N (warpgroup 1's dK and dV partial sums pass
-    through its BLOCK_M x HEAD_DIM float32 dQ tile); two dQ tiles, one per warpgroup."""
+    through its BLOCK_M x HEAD_DIM float32 dQ tile); two dQ tiles, one per warpgroup. KV_IN_REGISTERS: each
+    warpgroup holds K_j and V_j in registers as the score products' A operands (d=64: at d=128 there are no
+    registers for them)."""
     dtype: gl.constexpr = Q.dtype.element_ty
     gl.static_assert(BLOCK_M == BLOCK_N, "the dK/dV exchange goes through a BLOCK_M-row dQ tile")
     gl.static_assert(NUM_STAGES >= 2, "each warpgroup needs a Q/dO slot of its own")
@@ -272,14 +282,14 @@ def attention_backward_fused_alternating_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
             kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, xchg_full, xchg_empty,
-            0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES, schedule, LISTED)),
+            0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES, KV_IN_REGISTERS, schedule, LISTED)),
         (_alternate_mma_partition, (
             LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
             stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, lse_smem, delta_smem,
             kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, xchg_full, xchg_empty,
-            1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES, schedule, LISTED)),
+            1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, DQ_PIECES, KV_IN_REGISTERS, schedule, LISTED)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
