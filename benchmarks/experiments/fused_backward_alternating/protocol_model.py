@@ -22,20 +22,11 @@ makes it fail.
 
 import argparse
 import random
+import sys
+from pathlib import Path
 
-
-class Barrier:
-    def __init__(self, count: int):
-        self.count, self.pending, self.phases = count, count, 0
-
-    def arrive(self) -> None:
-        assert self.pending > 0
-        self.pending -= 1
-        if self.pending == 0:
-            self.phases, self.pending = self.phases + 1, self.count
-
-    def passes(self, parity: int) -> bool:
-        return (self.phases & 1) != parity
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from barrier_model import Barrier, interleave  # noqa: E402  (experiments/barrier_model.py)
 
 
 DROPS = ("", "empty-wait", "exchange-dq-wait", "exchange-read-wait")
@@ -115,18 +106,7 @@ def run(tiles: list[int], stages: int, seed: int, drop: str = "") -> None:
                 position += 1
 
     actors = [loader(), warpgroup(0), warpgroup(1), reducer()]
-    waiting = [None] * len(actors)
-    alive = [True] * len(actors)
-    while any(alive):
-        runnable = [i for i, action in enumerate(waiting) if alive[i] and (
-            action is None or action == "step" or action[1].passes(action[2]))]
-        if not runnable:
-            raise RuntimeError("deadlock")
-        i = rng.choice(runnable)
-        try:
-            waiting[i] = next(actors[i])
-        except StopIteration:
-            alive[i], waiting[i] = False, None
+    interleave(actors, rng)
 
 
 def main(argv=None) -> None:

@@ -22,20 +22,11 @@ for a free slot, or the exchange's wait, makes the model fail.
 
 import argparse
 import random
+import sys
+from pathlib import Path
 
-
-class Barrier:
-    def __init__(self, count: int):
-        self.count, self.pending, self.phases = count, count, 0
-
-    def arrive(self) -> None:
-        assert self.pending > 0
-        self.pending -= 1
-        if self.pending == 0:
-            self.phases, self.pending = self.phases + 1, self.count
-
-    def passes(self, parity: int) -> bool:
-        return (self.phases & 1) != parity
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from barrier_model import Barrier, interleave  # noqa: E402  (experiments/barrier_model.py)
 
 
 def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "") -> None:
@@ -101,18 +92,7 @@ def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "")
                 it += 1
 
     actors = [loader(), warpgroup(0), warpgroup(1), reducer()]
-    waiting = [None] * len(actors)
-    alive = [True] * len(actors)
-    while any(alive):
-        runnable = [i for i, action in enumerate(waiting) if alive[i] and (
-            action is None or action == "step" or action[1].passes(action[2]))]
-        if not runnable:
-            raise RuntimeError("deadlock")
-        i = rng.choice(runnable)
-        try:
-            waiting[i] = next(actors[i])
-        except StopIteration:
-            alive[i], waiting[i] = False, None
+    interleave(actors, rng)
 
 
 def main(argv=None) -> None:

@@ -49,6 +49,33 @@ from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paire
 
 
 @gluon.jit
+def _program_entries(schedule, num_units, LISTED: gl.constexpr):
+    """(first entry, number of entries) of this program's key blocks: its span of the tile list ``schedule``
+    (LISTED), or two halves of each of its round-robin units."""
+    if LISTED:
+        first_entry = gl.load(schedule + gl.program_id(0))
+        num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry
+    else:
+        first_entry = num_units * 0
+        num_entries = gl.cdiv(num_units - gl.program_id(0), gl.num_programs(0)) * 2
+    return first_entry, num_entries
+
+
+@gluon.jit
+def _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads, LISTED: gl.constexpr):
+    """(key block, KV head, batch, present) of this program's entry ``entry``: listed, or a half of a round-robin
+    unit (the second half of a unit with one block is not present), in the loader's and reducer's order."""
+    if LISTED:
+        key_block, kv_head, batch = _listed_block(schedule, first_entry + entry, num_key_blocks, num_kv_heads)
+        present = True
+    else:
+        unit = gl.program_id(0) + entry // 2 * gl.num_programs(0)
+        key_block, kv_head, batch = _paired_block(unit, entry % 2, num_key_blocks, num_kv_heads)
+        present = entry % 2 < _paired_halves(unit, num_key_blocks)
+    return key_block, kv_head, batch, present
+
+
+@gluon.jit
 def _alternate_query_block(lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
                            softmax_scale, k_operand, v_operand, k_smem, q_smem, do_smem, ds_tile, dq_tile, lse_smem,
                            delta_smem,
@@ -159,21 +186,10 @@ def _alternate_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
-    if LISTED:
-        first_entry = gl.load(schedule + gl.program_id(0))
-        num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry
-    else:
-        num_entries = gl.cdiv(num_units - gl.program_id(0), gl.num_programs(0)) * 2  # two halves per unit
-    # One loop over this program's key blocks, listed or round-robin (a unit's second half skipped when the
-    # unit has one block): the loader and reducer walk the same blocks in the same order.
+    first_entry, num_entries = _program_entries(schedule, num_units, LISTED)
     for entry in range(num_entries):
-        if LISTED:
-            key_block, kv_head, batch = _listed_block(schedule, first_entry + entry, num_key_blocks, num_kv_heads)
-            present = True
-        else:
-            unit = gl.program_id(0) + entry // 2 * gl.num_programs(0)
-            key_block, kv_head, batch = _paired_block(unit, entry % 2, num_key_blocks, num_kv_heads)
-            present = entry % 2 < _paired_halves(unit, num_key_blocks)
+        key_block, kv_head, batch, present = _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads,
+                                                          LISTED)
         if present:
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
