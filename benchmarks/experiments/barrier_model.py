@@ -24,6 +24,26 @@ class Barrier:
         return (self.phases & 1) != parity
 
 
+def loader(tiles: list[int], stages: int, kv_ready: Barrier, kv_empty: Barrier, ready: list, empty: list,
+           kv: list, qdo: list, wait_for_free_slots: bool = True):
+    """The fused backwards' TMA loader warp as an actor: per key-block tile (``tiles`` = query blocks per
+    tile) K/V into ``kv[0]`` once the last tile's are released, then each block's Q/dO into ring slot
+    ``it % stages`` (``qdo[slot] = it``) once that slot is free (``wait_for_free_slots=False`` drops that wait:
+    the models must then fail)."""
+    it = 0
+    for tile, blocks in enumerate(tiles):
+        yield "wait", kv_empty, (tile & 1) ^ 1
+        kv[0] = tile
+        kv_ready.arrive()
+        for _ in range(blocks):
+            slot = it % stages
+            if wait_for_free_slots:
+                yield "wait", empty[slot], ((it // stages) & 1) ^ 1
+            qdo[slot] = it
+            ready[slot].arrive()
+            it += 1
+
+
 def interleave(actors: list, rng: random.Random) -> None:
     """Run ``actors`` to the end, one random runnable actor at a time; RuntimeError("deadlock") when every
     live actor waits on a barrier that does not pass."""

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from barrier_model import Barrier, interleave  # noqa: E402  (experiments/barrier_model.py)
+from barrier_model import Barrier, interleave, loader  # noqa: E402  (experiments/barrier_model.py)
 
 
 DROPS = ("", "empty-wait", "exchange-dq-wait", "exchange-read-wait")
@@ -41,20 +41,6 @@ def run(tiles: list[int], stages: int, seed: int, drop: str = "") -> None:
     dq_ready, dq_empty = [Barrier(1) for _ in range(2)], [Barrier(1) for _ in range(2)]
     xchg_full, xchg_empty = Barrier(1), Barrier(1)
     kv, qdo, ds, dq = [None], [None] * stages, [None, None], [None, None]
-
-    def loader():
-        it = 0
-        for tile, blocks in enumerate(tiles):
-            yield "wait", kv_empty, (tile & 1) ^ 1
-            kv[0] = tile
-            kv_ready.arrive()
-            for _ in range(blocks):
-                slot = it % stages
-                if drop != "empty-wait":
-                    yield "wait", empty[slot], ((it // stages) & 1) ^ 1
-                qdo[slot] = it
-                ready[slot].arrive()
-                it += 1
 
     def warpgroup(w: int):
         it = 0
@@ -105,7 +91,8 @@ def run(tiles: list[int], stages: int, seed: int, drop: str = "") -> None:
                 dq_empty[buf].arrive()
                 position += 1
 
-    actors = [loader(), warpgroup(0), warpgroup(1), reducer()]
+    actors = [loader(tiles, stages, kv_ready, kv_empty, ready, empty, kv, qdo, drop != "empty-wait"),
+              warpgroup(0), warpgroup(1), reducer()]
     interleave(actors, rng)
 
 

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from barrier_model import Barrier, interleave  # noqa: E402  (experiments/barrier_model.py)
+from barrier_model import Barrier, interleave, loader  # noqa: E402  (experiments/barrier_model.py)
 
 
 def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "") -> None:
@@ -39,20 +39,6 @@ def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "")
     dq_ready, dq_empty = [Barrier(2) for _ in range(dq_tiles)], [Barrier(1) for _ in range(dq_tiles)]
     kv, qdo = [None], [None] * stages
     ds, dq = [[None, None] for _ in range(2)], [[None, None] for _ in range(dq_tiles)]
-
-    def loader():
-        it = 0
-        for tile, blocks in enumerate(tiles):
-            yield "wait", kv_empty, (tile & 1) ^ 1
-            kv[0] = tile
-            kv_ready.arrive()
-            for _ in range(blocks):
-                slot = it % stages
-                if drop != "empty-wait":
-                    yield "wait", empty[slot], ((it // stages) & 1) ^ 1
-                qdo[slot] = it
-                ready[slot].arrive()
-                it += 1
 
     def warpgroup(w: int):
         it = 0
@@ -91,7 +77,8 @@ def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "")
                 dq_empty[buf].arrive()
                 it += 1
 
-    actors = [loader(), warpgroup(0), warpgroup(1), reducer()]
+    actors = [loader(tiles, stages, kv_ready, kv_empty, ready, empty, kv, qdo, drop != "empty-wait"),
+              warpgroup(0), warpgroup(1), reducer()]
     interleave(actors, rng)
 
 
