@@ -44,6 +44,21 @@ def loader(tiles: list[int], stages: int, kv_ready: Barrier, kv_empty: Barrier, 
             it += 1
 
 
+def reducer(tiles: list[int], dq_ready: list, dq_empty: list, dq: list, complete):
+    """The dQ reducer warp as an actor: the dQ tiles in ring order (position p in tile ``p % len(dq)``), each
+    checked to hold position p's values (``complete(p)``) when its reduce-add starts and when it ends."""
+    position = 0
+    for blocks in tiles:
+        for _ in range(blocks):
+            buf = position % len(dq)
+            yield "wait", dq_ready[buf], (position // len(dq)) & 1
+            assert dq[buf] == complete(position), ("dQ tile not this block's", position)
+            yield "step"
+            assert dq[buf] == complete(position), ("dQ tile rewritten during its reduce", position)
+            dq_empty[buf].arrive()
+            position += 1
+
+
 def interleave(actors: list, rng: random.Random) -> None:
     """Run ``actors`` to the end, one random runnable actor at a time; RuntimeError("deadlock") when every
     live actor waits on a barrier that does not pass."""

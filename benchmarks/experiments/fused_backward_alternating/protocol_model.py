@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from barrier_model import Barrier, interleave, loader  # noqa: E402  (experiments/barrier_model.py)
+from barrier_model import Barrier, interleave, loader, reducer  # noqa: E402  (experiments/barrier_model.py)
 
 
 DROPS = ("", "empty-wait", "exchange-dq-wait", "exchange-read-wait")
@@ -79,20 +79,8 @@ def run(tiles: list[int], stages: int, seed: int, drop: str = "") -> None:
                     assert dq[1] == (part, tile), ("partial sums rewritten during their read", part, tile)
                     xchg_empty.arrive()
 
-    def reducer():
-        position = 0
-        for blocks in tiles:
-            for _ in range(blocks):
-                buf = position % 2
-                yield "wait", dq_ready[buf], (position // 2) & 1
-                assert dq[buf] == ("dq", position), ("dQ tile not this block's", position)
-                yield "step"
-                assert dq[buf] == ("dq", position), ("dQ tile rewritten during its reduce", position)
-                dq_empty[buf].arrive()
-                position += 1
-
     actors = [loader(tiles, stages, kv_ready, kv_empty, ready, empty, kv, qdo, drop != "empty-wait"),
-              warpgroup(0), warpgroup(1), reducer()]
+              warpgroup(0), warpgroup(1), reducer(tiles, dq_ready, dq_empty, dq, lambda position: ("dq", position))]
     interleave(actors, rng)
 
 

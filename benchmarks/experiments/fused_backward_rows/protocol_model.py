@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from barrier_model import Barrier, interleave, loader  # noqa: E402  (experiments/barrier_model.py)
+from barrier_model import Barrier, interleave, loader, reducer  # noqa: E402  (experiments/barrier_model.py)
 
 
 def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "") -> None:
@@ -65,20 +65,8 @@ def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "")
             assert kv[0] == tile, ("K/V rewritten", w, tile)
             kv_empty.arrive()
 
-    def reducer():
-        it = 0
-        for blocks in tiles:
-            for _ in range(blocks):
-                buf = it % dq_tiles
-                yield "wait", dq_ready[buf], (it // dq_tiles) & 1
-                assert dq[buf] == [it, it], ("dQ tile incomplete", it)
-                yield "step"
-                assert dq[buf] == [it, it], ("dQ tile rewritten during its reduce", it)
-                dq_empty[buf].arrive()
-                it += 1
-
     actors = [loader(tiles, stages, kv_ready, kv_empty, ready, empty, kv, qdo, drop != "empty-wait"),
-              warpgroup(0), warpgroup(1), reducer()]
+              warpgroup(0), warpgroup(1), reducer(tiles, dq_ready, dq_empty, dq, lambda it: [it, it])]
     interleave(actors, rng)
 
 
