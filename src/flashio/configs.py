@@ -139,6 +139,10 @@ INTERPRETER_BACKWARD_DQ = TileConfig(block_m=32, block_n=16)
 
 # GPU candidates, first entry = analytic default. Shared memory per stage is roughly
 # (block_m + 2*block_n) * d * 2 bytes for the forward; larger d needs smaller tiles or fewer stages.
+# On sm_90a ptxas serialises the portable forward's warpgroup MMAs (warning C7515, read from the compile in
+# v0.20: its P V product is waited for at the loop exit, where the path that skips the loop zero-fills the
+# accumulator); its 64x64 tile is nonetheless the tuned d=64 causal 1k choice (forward probe run 18 tests the
+# descriptor kernel's 64x64 tile, whose MMAs are not serialised).
 FORWARD_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
         TileConfig(128, 64, 4, 3), TileConfig(128, 128, 8, 3), TileConfig(128, 64, 4, 4),
