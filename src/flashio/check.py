@@ -220,6 +220,12 @@ def forced_paths() -> dict:
     return {
         "forward: tensor descriptors": ({"FLASHIO_FORWARD_PATH": "tma"}, {}),
         "forward: warp-specialised": ({"FLASHIO_FORWARD_PATH": "ws"}, {}),
+        # The portable kernel with its masked key blocks' loop unpipelined (v0.20, prepared: its warpgroup MMAs then
+        # issue back to back on sm_90a); its first tile of each bucket, at d=64 the tuned causal 1k one.
+        "forward: portable, masked loop unpipelined": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
+            64: (TileConfig(64, 64, 4, 3, masked_loop_stages=1),),
+            128: (TileConfig(128, 64, 8, 3, masked_loop_stages=1),),
+            256: (TileConfig(64, 64, 4, 2, masked_loop_stages=1),)}}),
         # The descriptor kernel with 64x64 tiles at d=64 (v0.20, prepared): the portable kernel's tuned d=64
         # causal 1k tile without its serialised warpgroup MMAs.
         "forward: tensor descriptors, 64x64 tiles": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {

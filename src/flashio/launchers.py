@@ -574,6 +574,8 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
+        if config.masked_loop_stages is not None and config.path != "pointer":
+            raise ValueError(f"masked_loop_stages is an option of the portable forward (path 'pointer'); got {config}")
         if config.path == "gluon":
             _ensure_tma_allocator()
             arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
@@ -629,6 +631,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
             seed, drop_threshold, drop_rescale,
             *sparse_args[:-2],
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, **config.launch_options(), **flags,
+            **({"MASKED_LOOP_STAGES": config.masked_loop_stages} if config.masked_loop_stages is not None else {}),
         )
 
     forced = configs.forced_path("forward")

@@ -165,9 +165,16 @@ def surveyed():
         rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
     # The portable kernel's 64x64 d=64 tile (the tuned choice at d=64 causal 1k in v0.20) and the descriptor
     # kernel's tile of the same shape (v0.20, prepared), causal: ptxas serialises the former's warpgroup MMAs.
+    # The portable tile with its masked loop unpipelined (v0.20, prepared) keeps them issued back to back.
     for label, kernel, config in (("forward pointer 64x64 causal d=64", fwd, TileConfig(64, 64, 4, 3)),
-                                  ("forward tma 64x64 causal d=64", fwd_tma, TileConfig(64, 64, 4, 3, "tma"))):
-        constants = _portable_constants(config, 64) if config.path == "pointer" else tma_constants(config, 64)
+                                  ("forward tma 64x64 causal d=64", fwd_tma, TileConfig(64, 64, 4, 3, "tma")),
+                                  ("forward pointer 64x64 masked-s1 causal d=64", fwd,
+                                   TileConfig(64, 64, 4, 3, masked_loop_stages=1))):
+        if config.path == "pointer":
+            extra = {"MASKED_LOOP_STAGES": 1} if config.masked_loop_stages == 1 else {}
+            constants = _portable_constants(config, 64, **extra)
+        else:
+            constants = tma_constants(config, 64)
         rows.append((label, kernel, dict(constants, IS_CAUSAL=True), config))
     # Warp-specialised kernels (v0.6): num_warps is per consumer warpgroup; the compiled kernel runs more.
     for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws")),
