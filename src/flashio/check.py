@@ -213,6 +213,9 @@ def forced_paths() -> dict:
     # The d=64 fused backward tuned since v0.19: persistent, listed, three Q/dO slots, two dS^T tiles.
     tuned_d64 = replace(specialised_d64, num_stages=3, persistent=True, stats_in_shared=True, balanced_schedule=True,
                         ds_buffers=2)
+    # The d=128 persistent fused backward tuned since v0.20: listed, three Q/dO slots, one dQ tile.
+    tuned_d128 = replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
+                         balanced_schedule=True)
     rows = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                       balanced_schedule=True, split_rows=True)  # the fused backward's key rows on two partitions
     alternating = TileConfig(64, 64, 4, 3, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
@@ -398,19 +401,14 @@ def forced_paths() -> dict:
             replace(specialised, persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
         # Three Q/dO slots with one dQ tile at d=128 (v0.19 run 6, v0.20 run 7: the fastest d=128 persistent form,
         # tuned since v0.20); d=64 with the same three slots and its tuned two dS^T tiles.
-        "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(
-            tuned_d64,
-            replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
-                    balanced_schedule=True)),
+        "backward: fused five-product (Gluon), persistent, three Q/dO slots": fused_backward(tuned_d64, tuned_d128),
         # v0.20: a fourth Q/dO slot at d=64 (timed beside the three-slot form); d=128 as in the path above.
         "backward: fused five-product (Gluon), persistent, four Q/dO slots at d=64": fused_backward(
-            replace(tuned_d64, num_stages=4),
-            replace(specialised, num_stages=3, dq_buffers=1, persistent=True, stats_in_shared=True,
-                    balanced_schedule=True)),
+            replace(tuned_d64, num_stages=4), tuned_d128),
         # v0.20: the same three slots and one dQ tile on the non-persistent specialised kernel (d=128; measured
         # level with the tuned forms in a grid, not kept as a candidate).
         "backward: fused five-product (Gluon), three Q/dO slots, one dQ tile": fused_backward(
-            tuned_d64, replace(specialised, num_stages=3, dq_buffers=1, stats_in_shared=True)),
+            tuned_d64, replace(tuned_d128, persistent=False, balanced_schedule=False)),
         # The key rows of a block on two MMA partitions meeting only at the dS^T exchange (v0.19;
         # kernels/backward_gluon_rows.py; v0.20: correct, not faster), persistent with the balanced list; d=256
         # keeps its role-split tile.

@@ -683,6 +683,35 @@ def _listed_block(schedule, index, num_blocks, num_heads):
 
 
 @gluon.jit
+def _program_entries(schedule, num_units, LISTED: gl.constexpr):
+    """(first entry, number of entries) of this program's key blocks: its span of the tile list ``schedule``
+    (LISTED), or two halves of each of its round-robin units. Used by the two-partition kernels
+    (backward_gluon_rows.py, backward_gluon_queries.py); the specialised kernels here keep their measured
+    loops (their SASS changed when their loops shared a body, v0.18)."""
+    if LISTED:
+        first_entry = gl.load(schedule + gl.program_id(0))
+        num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry
+    else:
+        first_entry = num_units * 0
+        num_entries = gl.cdiv(num_units - gl.program_id(0), gl.num_programs(0)) * 2
+    return first_entry, num_entries
+
+
+@gluon.jit
+def _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads, LISTED: gl.constexpr):
+    """(key block, KV head, batch, present) of this program's entry ``entry``: listed, or a half of a round-robin
+    unit (the second half of a unit with one block is not present), in the loader's and reducer's order."""
+    if LISTED:
+        key_block, kv_head, batch = _listed_block(schedule, first_entry + entry, num_key_blocks, num_kv_heads)
+        present = True
+    else:
+        unit = gl.program_id(0) + entry // 2 * gl.num_programs(0)
+        key_block, kv_head, batch = _paired_block(unit, entry % 2, num_key_blocks, num_kv_heads)
+        present = entry % 2 < _paired_halves(unit, num_key_blocks)
+    return key_block, kv_head, batch, present
+
+
+@gluon.jit
 def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                 stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                 seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,

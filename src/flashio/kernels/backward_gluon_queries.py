@@ -42,37 +42,10 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paired_halves,
-                                            _persistent_fused_ws_dq_reducer, _persistent_fused_ws_loader,
-                                            _probabilities_and_score_gradients, _query_blocks,
-                                            _score_operands_in_registers, _store_key_gradients)
-
-
-@gluon.jit
-def _program_entries(schedule, num_units, LISTED: gl.constexpr):
-    """(first entry, number of entries) of this program's key blocks: its span of the tile list ``schedule``
-    (LISTED), or two halves of each of its round-robin units."""
-    if LISTED:
-        first_entry = gl.load(schedule + gl.program_id(0))
-        num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry
-    else:
-        first_entry = num_units * 0
-        num_entries = gl.cdiv(num_units - gl.program_id(0), gl.num_programs(0)) * 2
-    return first_entry, num_entries
-
-
-@gluon.jit
-def _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads, LISTED: gl.constexpr):
-    """(key block, KV head, batch, present) of this program's entry ``entry``: listed, or a half of a round-robin
-    unit (the second half of a unit with one block is not present), in the loader's and reducer's order."""
-    if LISTED:
-        key_block, kv_head, batch = _listed_block(schedule, first_entry + entry, num_key_blocks, num_kv_heads)
-        present = True
-    else:
-        unit = gl.program_id(0) + entry // 2 * gl.num_programs(0)
-        key_block, kv_head, batch = _paired_block(unit, entry % 2, num_key_blocks, num_kv_heads)
-        present = entry % 2 < _paired_halves(unit, num_key_blocks)
-    return key_block, kv_head, batch, present
+from flashio.kernels.backward_gluon import (_entry_block, _persistent_fused_ws_dq_reducer,
+                                            _persistent_fused_ws_loader, _probabilities_and_score_gradients,
+                                            _program_entries, _query_blocks, _score_operands_in_registers,
+                                            _store_key_gradients)
 
 
 @gluon.jit

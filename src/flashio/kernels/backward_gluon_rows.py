@@ -36,7 +36,10 @@ checked on the GPU by ``python -m flashio.check``.
 Measured on the H200 (v0.20, benchmarks/PERFORMANCE.md): correct on its first run (forced check path, 10 of
 10), but level or slower than the 8-warp partition's tuned forms at every point probed — d=128 0 to -3%,
 d=64 -1% to -8% — with 12% more instructions and many more local-memory requests (339 k against 11 k at d=128
-causal 1k) and about the same cycles between a warp's issues; so it is not a tuning candidate.
+causal 1k) and about the same cycles between a warp's issues; so it is not a tuning candidate. Since then
+(v0.20 review) its key-block decoding comes from the helpers it shares with the alternating kernel: the causal
+compile is unchanged, the non-causal one orders 34 of its 3407 prologue instructions differently (same
+registers, stack and MMAs).
 """
 
 from triton.experimental import gluon
@@ -44,10 +47,10 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_listed_block, _paired_block, _paired_halves,
-                                            _persistent_fused_ws_dq_reducer, _persistent_fused_ws_loader,
-                                            _probabilities_and_score_gradients, _query_blocks,
-                                            _score_operands_in_registers, _store_key_gradients)
+from flashio.kernels.backward_gluon import (_entry_block, _persistent_fused_ws_dq_reducer,
+                                            _persistent_fused_ws_loader, _probabilities_and_score_gradients,
+                                            _program_entries, _query_blocks, _score_operands_in_registers,
+                                            _store_key_gradients)
 
 
 @gluon.jit
@@ -144,21 +147,12 @@ def _rows_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
-    if LISTED:
-        first_entry = gl.load(schedule + gl.program_id(0))
-        num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry
-    else:
-        num_entries = gl.cdiv(num_units - gl.program_id(0), gl.num_programs(0)) * 2  # two halves per unit
-    # One loop over this program's key blocks, listed or round-robin (a unit's second half skipped when
-    # the unit has one block): the loader and reducer walk the same blocks in the same order.
+    # One loop over this program's key blocks, listed or round-robin: the loader and reducer walk the same
+    # blocks in the same order.
+    first_entry, num_entries = _program_entries(schedule, num_units, LISTED)
     for entry in range(num_entries):
-        if LISTED:
-            key_block, kv_head, batch = _listed_block(schedule, first_entry + entry, num_key_blocks, num_kv_heads)
-            present = True
-        else:
-            unit = gl.program_id(0) + entry // 2 * gl.num_programs(0)
-            key_block, kv_head, batch = _paired_block(unit, entry % 2, num_key_blocks, num_kv_heads)
-            present = entry % 2 < _paired_halves(unit, num_key_blocks)
+        key_block, kv_head, batch, present = _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads,
+                                                          LISTED)
         if present:
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
