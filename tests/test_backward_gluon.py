@@ -13,7 +13,7 @@ import torch
 
 import flashio
 from flashio import configs, launchers, schedules
-from flashio.kernels import backward_gluon, backward_gluon_queries, backward_gluon_rows, backward_gluon_split
+from flashio.kernels import backward_gluon, backward_gluon_rows, backward_gluon_split
 from helpers import check_against_reference, random_qkv, record_grids
 
 
@@ -213,43 +213,6 @@ def test_key_rows_on_two_partitions_take_the_row_split_kernel_with_its_register_
     assert rows_launch[1][2] is persistent_launch[1][2]  # the same cached tile list
     _, constants = launchers.fused_backward_kernel(replace(config, kv_in_registers=True), 64)
     assert constants["KV_IN_REGISTERS"] is True and constants["HEAD_DIM"] == 64
-
-
-def test_query_blocks_alternating_between_two_partitions_take_the_alternating_kernel():
-    config = configs.TileConfig(64, 64, 4, 3, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
-                                balanced_schedule=True, split_queries=True)
-    kernel, constants = launchers.fused_backward_kernel(config, 128)
-    assert kernel is backward_gluon_queries.attention_backward_fused_alternating_kernel
-    assert constants == dict(BLOCK_M=64, BLOCK_N=64, HEAD_DIM=128, NUM_STAGES=3, DQ_PIECES=1,
-                             MMA_REGS=launchers.FUSED_SPLIT_MMA_REGISTERS,
-                             WORKER_REGS=launchers.FUSED_WORKER_REGISTERS)
-    # Its grid and trailing arguments are the persistent specialised kernel's for 64-key blocks.
-    persistent = replace(config, num_warps=8, split_queries=False)
-    problem = launchers.describe(torch.empty(2, 4, 512, 128), torch.empty(2, 4, 512, 128), "bhnd", None)
-    own = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
-    specialised = launchers.fused_backward_launch(persistent, problem, torch.device("cpu"), causal=True)
-    assert own[0] == specialised[0] and own[2] == specialised[2] and own[1][2] is specialised[1][2]
-    assert own[1][1] == 512 // 64 // 2 * 4 * 2  # pairs of 64-key blocks x KV heads x batch
-    _, constants = launchers.fused_backward_kernel(replace(config, dq_chunks=2, kv_in_registers=True), 64)
-    assert constants["DQ_PIECES"] == 2 and constants["HEAD_DIM"] == 64 and constants["KV_IN_REGISTERS"] is True
-
-
-@pytest.mark.parametrize("change", [
-    pytest.param(dict(persistent=False, balanced_schedule=False), id="not persistent"),
-    pytest.param(dict(stats_in_shared=False), id="LSE/D in registers"),
-    pytest.param(dict(num_warps=8), id="eight-warp partition"),
-    pytest.param(dict(block_n=128), id="oblong tile"),
-    pytest.param(dict(num_stages=1), id="one Q/dO slot"),
-    pytest.param(dict(dq_buffers=1), id="one dQ tile"),
-    pytest.param(dict(ds_buffers=2), id="dS tiles of the other kernel"),
-    pytest.param(dict(split_rows=True), id="also key rows split"),
-    pytest.param(dict(dq_chunks=3), id="dQ pieces not dividing d"),
-])
-def test_query_blocks_alternating_between_two_partitions_refuse_what_their_kernel_does_not_do(change):
-    config = configs.TileConfig(64, 64, 4, 3, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
-                                split_queries=True)
-    with pytest.raises(ValueError, match="split_queries is a form of the persistent warp-specialised fused"):
-        launchers.fused_backward_kernel(replace(config, **change), 128)
 
 
 @pytest.mark.parametrize("change", [

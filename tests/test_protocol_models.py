@@ -1,6 +1,7 @@
 """The CPU models of the Gluon fused backwards' barrier protocols (benchmarks/experiments/*/protocol_model.py):
 they pass as written and fail when a wait the kernels rely on is left out. Gluon has no interpreter, so these
-models are the CPU-side check of the row-split and alternating kernels' synchronisation."""
+models are the CPU-side check of the row-split kernel's synchronisation (and were of the alternating
+kernel's until its removal in v0.21)."""
 
 import importlib.util
 from pathlib import Path
@@ -17,15 +18,13 @@ def _model(folder: str):
     return module
 
 
-@pytest.mark.parametrize("folder", ["fused_backward_rows", "fused_backward_alternating"])
+@pytest.mark.parametrize("folder", ["fused_backward_rows"])
 def test_protocol_model_finds_no_deadlock_and_no_tile_rewritten_under_a_reader(folder):
     _model(folder).main(["--seeds", "300"])
 
 
 @pytest.mark.parametrize("folder, drop", [
     ("fused_backward_rows", "empty-wait"), ("fused_backward_rows", "exchange-wait"),
-    ("fused_backward_alternating", "empty-wait"), ("fused_backward_alternating", "exchange-dq-wait"),
-    ("fused_backward_alternating", "exchange-read-wait"),
 ])
 def test_protocol_model_fails_when_a_wait_is_left_out(folder, drop):
     # Random interleavings: 300 seeds find each of these within the first few (checked at v0.20).

@@ -83,14 +83,7 @@ class TileConfig:
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
-    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
-    ``split_queries`` (persistent specialised fused backward, ``kernels/backward_gluon_queries.py``): the query
-    blocks of a key block of ``block_n`` = ``block_m`` rows go to two 4-warp MMA warpgroups in turn, each with
-    its own dK/dV partial sums, dS^T and dQ tile, meeting once per key block to add their partial sums
-    (``num_warps`` = 4; ``dq_chunks`` = the dQ product's column pieces; ``kv_in_registers`` as in the
-    specialised kernels, d=64); ``masked_loop_stages`` (portable forward): software-pipeline stages of its
-    masked key blocks' loop (None: ``num_stages``; 1 keeps ptxas from serialising the kernel's warpgroup MMAs on
-    sm_90a).
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
     """
 
     block_m: int
@@ -120,8 +113,6 @@ class TileConfig:
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
-    split_queries: bool = False
-    masked_loop_stages: Optional[int] = None
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -144,9 +135,9 @@ INTERPRETER_BACKWARD_DQ = TileConfig(block_m=32, block_n=16)
 # (block_m + 2*block_n) * d * 2 bytes for the forward; larger d needs smaller tiles or fewer stages.
 # On sm_90a ptxas serialises the portable forward's warpgroup MMAs (warning C7515, read from the compile in
 # v0.20: its P V product is waited for at the loop exit, where the path that skips the loop zero-fills the
-# accumulator); its 64x64 tile is nonetheless the tuned d=64 causal 1k choice. ``masked_loop_stages=1`` removes
-# the serialisation (that loop unpipelined); forward probe run 18 times it and the descriptor kernel's 64x64 tile
-# (not serialised either) against the tuned tile.
+# accumulator); its 64x64 tile is nonetheless the tuned d=64 causal 1k choice. Forward probe run 18 (v0.21)
+# measured the two unserialised alternatives slower: that tile with its masked loop unpipelined (an option
+# removed in v0.21) and the descriptor kernel's 64x64 tile.
 FORWARD_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (
         TileConfig(128, 64, 4, 3), TileConfig(128, 128, 8, 3), TileConfig(128, 64, 4, 4),

@@ -39,13 +39,11 @@ LAYOUTS = ("bhnd", "bnhd", "thd")
 GLUON_TRITON_RELEASE = "3.6."
 try:
     from flashio.kernels import backward_gluon as backward_gluon_kernels
-    from flashio.kernels import backward_gluon_queries as backward_gluon_queries_kernels
     from flashio.kernels import backward_gluon_rows as backward_gluon_rows_kernels
     from flashio.kernels import backward_gluon_split as backward_gluon_split_kernels
     from flashio.kernels import forward_gluon as forward_gluon_kernels
 except ImportError:  # a Triton without this Gluon
-    backward_gluon_kernels = backward_gluon_queries_kernels = backward_gluon_rows_kernels = None
-    backward_gluon_split_kernels = forward_gluon_kernels = None
+    backward_gluon_kernels = backward_gluon_rows_kernels = backward_gluon_split_kernels = forward_gluon_kernels = None
 GLUON_AVAILABLE = backward_gluon_kernels is not None and triton.__version__.startswith(GLUON_TRITON_RELEASE)
 # Registers per thread of the warp-specialised fused backward's one-warp TMA loader and dQ reducer (they hold
 # a few indices and barrier phases); the MMA warps get the rest of the register file (setmaxnreg).
@@ -173,9 +171,8 @@ FUSED_SPLIT_MMA_REGISTERS = 240
 
 
 def fused_backward_kernel(config: TileConfig, head_dim: int):
-    """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the alternating persistent kernel
-    (``split_queries``: the query blocks on two MMA partitions in turn), the row-split persistent kernel
-    (``split_rows``: the key rows on two MMA partitions; both launched as the persistent specialised kernel), the
+    """(Gluon kernel, its tile constexprs) of a fused-backward configuration: the row-split persistent kernel
+    (``split_rows``: the key rows on two MMA partitions, same launch as the persistent specialised kernel), the
     role-split kernel
     (``split_roles``: dQ in ``dq_chunks`` column chunks over both warpgroups, ``num_stages`` Q slots), the
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
@@ -186,19 +183,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                                                         and config.num_stages >= 2)):
         raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
                          f"Q/dO slots are released one query block late); got {config}")
-    if config.split_queries:
-        if not (config.warp_specialised and config.persistent and config.stats_in_shared
-                and config.block_m == config.block_n and config.num_warps == 4 and config.num_stages >= 2
-                and config.dq_buffers == 2 and config.ds_buffers == 1 and head_dim % config.dq_chunks == 0
-                and not (config.split_roles or config.split_rows)):
-            raise ValueError("split_queries is a form of the persistent warp-specialised fused backward with LSE/D "
-                             "rows in shared memory, square tiles (block_m == block_n) on two 4-warp MMA "
-                             "warpgroups (num_warps=4), two Q/dO slots at least, one dQ tile per warpgroup "
-                             f"(dq_buffers=2), its own dS tiles (ds_buffers=1), without split roles or rows; got {config}")
-        return backward_gluon_queries_kernels.attention_backward_fused_alternating_kernel, dict(
-            BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
-            MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS, DQ_PIECES=config.dq_chunks,
-            **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -574,8 +558,6 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
 
     def launch(config: TileConfig):
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
-        if config.masked_loop_stages is not None and config.path != "pointer":
-            raise ValueError(f"masked_loop_stages is an option of the portable forward (path 'pointer'); got {config}")
         if config.path == "gluon":
             _ensure_tma_allocator()
             arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
@@ -631,7 +613,6 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
             seed, drop_threshold, drop_rescale,
             *sparse_args[:-2],
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, **config.launch_options(), **flags,
-            **({"MASKED_LOOP_STAGES": config.masked_loop_stages} if config.masked_loop_stages is not None else {}),
         )
 
     forced = configs.forced_path("forward")

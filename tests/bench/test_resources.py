@@ -65,15 +65,11 @@ def test_descriptor_forward_64x64_tile_keeps_its_warpgroup_mmas_pipelined_where_
     # accumulator registers ... between start and end of the pipeline stage"), with 2-3 software pipeline
     # stages of its loads. The descriptor kernel's tile of the same shape issues each product's k-steps back
     # to back and fits three programs per multiprocessor (58 KB).
-    # Its masked loop unpipelined (masked_loop_stages=1), the portable tile keeps them back to back too (135
-    # registers instead of 120, still three programs per multiprocessor).
-    rows = {row["label"]: row for row in _measure("64x64")}
+    rows = {row["label"]: row for row in _measure("64x64 causal d=64")}
     portable, descriptor = rows["forward pointer 64x64 causal d=64"], rows["forward tma 64x64 causal d=64"]
-    unpipelined = rows["forward pointer 64x64 masked-s1 causal d=64"]
     assert "error" not in portable and portable["HGMMA"] == portable["HGMMA_groups"], portable
-    for row in (descriptor, unpipelined):
-        assert "error" not in row and row["HGMMA"] >= 4 * row["HGMMA_groups"], row
-        assert row["stack"] == 0 and row["programs_per_sm"] >= 3, row
+    assert "error" not in descriptor and descriptor["HGMMA"] >= 4 * descriptor["HGMMA_groups"], descriptor
+    assert descriptor["stack"] == 0 and descriptor["programs_per_sm"] >= 3, descriptor
 
 
 def test_register_capped_forward_tile_fits_two_programs_per_multiprocessor(forward_d128):
@@ -212,29 +208,6 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row)
         assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
-
-
-def test_alternating_fused_backward_fits_one_program_per_multiprocessor_without_block_loop_spills_at_d64(
-        fused_backward):
-    # kernels/backward_gluon_queries.py (v0.20, prepared): two 4-warp MMA partitions on 64x64 tiles, a loader and
-    # a reducer warp: 12 warps, one program per SM; 211 KB of shared memory at d=128 with three Q/dO slots, 115 KB
-    # at d=64. At d=64 nothing of its block loop is on the stack (56 B non-causal, the loop state of the
-    # workers); at d=128 (dQ in two pieces) the first partition reloads 4 (non-causal) or 9 (causal)
-    # loop-invariant shared-memory addresses per query block from the stack (SASS read at v0.20), 88-120 B.
-    rows = [row for row in fused_backward if "alternating query blocks" in row["label"]]
-    assert len(rows) == 4
-    for row in rows:
-        assert_one_12_warp_program_on_warpgroup_mmas(row)
-        assert row["stack"] <= (120 if row["label"].endswith("d=128") else 56) and row["MUFU.EX2"] > 0, row
-
-
-def test_alternating_fused_backward_at_d64_holds_k_and_v_in_registers_without_spills(fused_backward):
-    # The score products' A operands in registers (16 + 16 per thread at d=64) beside four Q/dO slots: 132 KB,
-    # nothing on the stack (CPU compile at v0.20).
-    rows = [row for row in fused_backward if "alternating, K/V in registers" in row["label"]]
-    assert len(rows) == 1
-    assert_one_12_warp_program_on_warpgroup_mmas(rows[0])
-    assert rows[0]["stack"] == 0 and rows[0]["num_stages"] == 4, rows[0]
 
 
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):

@@ -98,15 +98,6 @@ def test_fused_backward_tiles_with_two_ds_tiles_say_so():
                                       ds_buffers=2)) == "gluon 64x128 w8 s3 persistent dq1x2 ws ds2"
 
 
-def test_fused_backward_tiles_with_query_blocks_alternating_between_two_partitions_say_so():
-    assert describe_choice(TileConfig(64, 64, 4, 3, "gluon", warp_specialised=True, persistent=True,
-                                      split_queries=True)) == "gluon 64x64 w4 s3 persistent dq1x2 ws alternating"
-
-
-def test_portable_forward_tiles_with_their_masked_loop_unpipelined_say_so():
-    assert describe_choice(TileConfig(64, 64, 4, 3, masked_loop_stages=1)) == "pointer 64x64 w4 s3 masked-s1"
-
-
 def test_fused_backward_tiles_with_key_rows_on_two_partitions_say_so():
     assert describe_choice(TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True,
                                       split_rows=True)) == "gluon 64x128 w4 s2 persistent dq1x2 ws rows"

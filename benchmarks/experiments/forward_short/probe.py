@@ -265,6 +265,10 @@ unpipelined", "forward: tensor descriptors, 64x64 tiles"), then
 Prediction: either +3-8% over the portable tile as tuned at causal 1k (cuDNN's 333 TFLOP/s against 303 in the
 v0.20 grid), which would make it the tuned choice there; the winner joins its candidate list (for the portable
 kernel: the option on its 64x64 tile, or on every tile if the other points agree).
+Outcome (v0.21, H200, bf16, medians of 3, TFLOP/s; cuDNN 337 / 389 / 437 at causal 1k / causal 2k /
+non-causal 1k): portable 64x64 296 / 347 / 388, masked loop unpipelined 278 / 314 / 354, descriptors 64x64
+225 / 294 / 317 (4 stages 222 / 300 / 319): the serialised portable tile stays fastest; the option was removed,
+last in commit 392c891.
 """
 
 import argparse
@@ -415,8 +419,6 @@ FORMS = {
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
         64: (TileConfig(64, 64, 4, 3),)}}),
-    "Triton portable 64x64, masked loop unpipelined (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {
-        "FORWARD_CANDIDATES": {64: (TileConfig(64, 64, 4, 3, masked_loop_stages=1),)}}),
     "Triton descriptors 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {
         64: (TileConfig(64, 64, 4, 3, "tma"),)}}),
     "Triton descriptors 64x64, 4 stages (d=64)": ({"FLASHIO_FORWARD_PATH": "tma"}, {"FORWARD_TMA_CANDIDATES": {

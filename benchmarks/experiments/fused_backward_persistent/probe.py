@@ -156,6 +156,9 @@ registers").
 Prediction: d=128 +3-8% over the tuned three-slot form at 1k-4k (the issue-latency gap), level to +3% at 16k
 (twice the work units and a dK/dV exchange per 64-key block cost at long sequences what the overlap gains);
 d=64 within ±5% of its tuned form.
+Outcome (v0.21): correct on the check's small cases but 20-30% slower than the tuned forms at every point, and at
+d=64 with three stages its gradients were 0.1-0.5 off at the grid's shape (a race the small cases missed); removed
+from the library, last in commit 392c891.
 """
 
 import argparse
@@ -209,16 +212,6 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
     _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
                                                                              num_stages=3, kv_in_registers=True)
-for _d, _forms in FORMS.items():  # v0.20 (prepared): query blocks alternating between two MMA partitions
-    # (at d=128 the dQ product in two column pieces: in one, ptxas serialises the warpgroup MMAs)
-    _forms["alternating, 64x64, 3 stages"] = TileConfig(64, 64, 4, 3, "gluon", dq_chunks=_d // 64,
-                                                        warp_specialised=True, persistent=True, stats_in_shared=True,
-                                                        balanced_schedule=True, split_queries=True)
-    _forms["alternating, 64x64, 2 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=2)
-    _forms["alternating, 64x64, 4 stages"] = replace(_forms["alternating, 64x64, 3 stages"], num_stages=4)
-    # d=64 only (at d=128 there are no registers for K and V): the score products' A operands in registers.
-    _forms["alternating, 64x64, 4 stages, K/V in registers"] = replace(_forms["alternating, 64x64, 3 stages"],
-                                                                        num_stages=4, kv_in_registers=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -164,17 +164,11 @@ def surveyed():
                       (128, TileConfig(128, 64, 8, 2, "tma", 128)), (256, TileConfig(128, 64, 8, 2, "tma"))):
         rows.append((f"forward tma d={d}", fwd_tma, tma_constants(config, d), config))
     # The portable kernel's 64x64 d=64 tile (the tuned choice at d=64 causal 1k in v0.20) and the descriptor
-    # kernel's tile of the same shape (v0.20, prepared), causal: ptxas serialises the former's warpgroup MMAs.
-    # The portable tile with its masked loop unpipelined (v0.20, prepared) keeps them issued back to back.
+    # kernel's tile of the same shape (measured slower in v0.21), causal: ptxas serialises the former's
+    # warpgroup MMAs.
     for label, kernel, config in (("forward pointer 64x64 causal d=64", fwd, TileConfig(64, 64, 4, 3)),
-                                  ("forward tma 64x64 causal d=64", fwd_tma, TileConfig(64, 64, 4, 3, "tma")),
-                                  ("forward pointer 64x64 masked-s1 causal d=64", fwd,
-                                   TileConfig(64, 64, 4, 3, masked_loop_stages=1))):
-        if config.path == "pointer":
-            extra = {"MASKED_LOOP_STAGES": 1} if config.masked_loop_stages == 1 else {}
-            constants = _portable_constants(config, 64, **extra)
-        else:
-            constants = tma_constants(config, 64)
+                                  ("forward tma 64x64 causal d=64", fwd_tma, TileConfig(64, 64, 4, 3, "tma"))):
+        constants = _portable_constants(config, 64) if config.path == "pointer" else tma_constants(config, 64)
         rows.append((label, kernel, dict(constants, IS_CAUSAL=True), config))
     # Warp-specialised kernels (v0.6): num_warps is per consumer warpgroup; the compiled kernel runs more.
     for d, config in ((128, TileConfig(128, 128, 4, 2, "ws")), (256, TileConfig(128, 64, 4, 1, "ws")),
@@ -266,23 +260,6 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
-        # The query blocks on two MMA partitions in turn (v0.20, prepared; kernels/backward_gluon_queries.py),
-        # 64x64 tiles, three Q/dO slots, d=128 (dQ in two column pieces) and d=64, causal with the balanced list
-        # and not.
-        for d in (64, 128):
-            config = TileConfig(64, 64, 4, 3, "gluon", dq_chunks=d // 64, warp_specialised=True, persistent=True,
-                                stats_in_shared=True, balanced_schedule=True, split_queries=True)
-            kernel, constants = launchers.fused_backward_kernel(config, d)
-            for causal in (False, True):
-                label = "backward fused gluon alternating query blocks, persistent stats-smem balanced" + \
-                    (f" causal d={d}" if causal else f" d={d}")
-                rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
-                             config))
-        config = TileConfig(64, 64, 4, 4, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
-                            balanced_schedule=True, split_queries=True, kv_in_registers=True)
-        kernel, constants = launchers.fused_backward_kernel(config, 64)
-        rows.append(("backward fused gluon alternating, K/V in registers, 4 slots, causal d=64", kernel,
-                     dict(constants, IS_CAUSAL=True, LISTED=True), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

@@ -685,9 +685,9 @@ def _listed_block(schedule, index, num_blocks, num_heads):
 @gluon.jit
 def _program_entries(schedule, num_units, LISTED: gl.constexpr):
     """(first entry, number of entries) of this program's key blocks: its span of the tile list ``schedule``
-    (LISTED), or two halves of each of its round-robin units. Used by the two-partition kernels
-    (backward_gluon_rows.py, backward_gluon_queries.py); the specialised kernels here keep their measured
-    loops (their SASS changed when their loops shared a body, v0.18)."""
+    (LISTED), or two halves of each of its round-robin units. Used by the row-split kernel
+    (backward_gluon_rows.py); the specialised kernels here keep their measured loops (their SASS changed when
+    their loops shared a body, v0.18)."""
     if LISTED:
         first_entry = gl.load(schedule + gl.program_id(0))
         num_entries = gl.load(schedule + gl.program_id(0) + 1) - first_entry

@@ -37,9 +37,9 @@ Measured on the H200 (v0.20, benchmarks/PERFORMANCE.md): correct on its first ru
 10), but level or slower than the 8-warp partition's tuned forms at every point probed — d=128 0 to -3%,
 d=64 -1% to -8% — with 12% more instructions and many more local-memory requests (339 k against 11 k at d=128
 causal 1k) and about the same cycles between a warp's issues; so it is not a tuning candidate. Since then
-(v0.20 review) its key-block decoding comes from the helpers it shares with the alternating kernel: the causal
-compile is unchanged, the non-causal one orders 34 of its 3407 prologue instructions differently (same
-registers, stack and MMAs).
+(v0.20 review) its key-block decoding comes from the helpers it shared with the alternating kernel (removed in
+v0.21): the causal compile is unchanged, the non-causal one orders 34 of its 3407 prologue instructions
+differently (same registers, stack and MMAs).
 """
 
 from triton.experimental import gluon

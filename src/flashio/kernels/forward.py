@@ -86,7 +86,7 @@ def attention_forward_kernel(
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr,
     IS_CAUSAL: tl.constexpr, IS_VARLEN: tl.constexpr, HAS_DROPOUT: tl.constexpr,
     BLOCK_SPARSE: tl.constexpr, SPARSE_BLOCK_M: tl.constexpr, SPARSE_BLOCK_N: tl.constexpr,
-    EVEN_D: tl.constexpr, DOT_PRECISION: tl.constexpr, MASKED_LOOP_STAGES: tl.constexpr = None,
+    EVEN_D: tl.constexpr, DOT_PRECISION: tl.constexpr,
 ):
     """O = softmax(tau Q K^T + mask) V and LSE = log(rowsum(exp(tau Q K^T + mask))), per query block.
 
@@ -94,11 +94,6 @@ def attention_forward_kernel(
     taken in reverse so that the heaviest (bottom) blocks start first and the triangle balances.
     Rows that see no key (causal with seqlen_q > seqlen_k, or an empty key sequence) get O = 0 and
     LSE = -inf (the log of an empty sum).
-
-    MASKED_LOOP_STAGES: software-pipeline stages of the masked key blocks' loop (None: the launch's). With 1
-    on sm_90a, ptxas no longer serialises the warpgroup MMAs of the whole kernel (v0.20, read from the
-    compile: with more, the P V product is waited for at that loop's exit, where the path that skips the loop
-    zero-fills the accumulator: warning C7515).
     """
     LOG2E: tl.constexpr = 1.4426950408889634
     batch, head, kv_head, q_start, seqlen_q, k_start, seqlen_k, start_m = query_block_program(
@@ -151,7 +146,7 @@ def attention_forward_kernel(
                 start_n, offs_m, offs_d, seqlen_k, head_dim, causal_shift, qk_scale,
                 seed, bh, drop_threshold,
                 BLOCK_N, False, IS_CAUSAL, EVEN_D, HAS_DROPOUT, DOT_PRECISION)
-        for start_n in tl.range(full_end, end_n, BLOCK_N, num_stages=MASKED_LOOP_STAGES):
+        for start_n in range(full_end, end_n, BLOCK_N):
             acc, l_i, m_i = _forward_tile(
                 acc, l_i, m_i, q, k_head, v_head, stride_kn, stride_kd, stride_vn, stride_vd,
                 start_n, offs_m, offs_d, seqlen_k, head_dim, causal_shift, qk_scale,
