@@ -187,6 +187,10 @@ CORRECTNESS_CASES = [
     # 1.0-1.5 off here at d=64 (a race the small cases missed; probe run 8, check run 22).
     CorrectnessCase("d64 causal 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64, causal=True),
     CorrectnessCase("d128 causal 1k, the grid's 16x16 heads", 16, 16, 16, 1024, 1024, 128, causal=True),
+    # The same shape without the mask: the persistent fused backward's round-robin pairs (not the causal
+    # list), and the only non-causal d=64 case that reaches the fused backward (the others are deterministic,
+    # dropout or block-sparse calls, which go to the Triton kernels).
+    CorrectnessCase("d64 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64),
 ]
 
 
@@ -197,7 +201,8 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 causal 2k bf16", "d128 odd 1000x1777 causal", "d256 causal 1k bf16", "d80 GQA 8/2 1500 causal",
     "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
     "d128 GQA 8/2 60x1000 causal", "d128 causal 640 (5 key blocks)", "d256 GQA 8/2 1500x1000 causal fp16",
-    "d64 causal 1k, the grid's 16x32 heads", "d128 causal 1k, the grid's 16x16 heads")]
+    "d64 causal 1k, the grid's 16x32 heads", "d128 causal 1k, the grid's 16x16 heads",
+    "d64 1k, the grid's 16x32 heads")]
 
 
 def forced_paths() -> dict:
@@ -414,6 +419,10 @@ def forced_paths() -> dict:
         # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
+        # Each query block's dV and dK products issued beside the next block's score products (v0.21, prepared;
+        # d=64 only: at d=128 ptxas serialises the form), four Q/dO slots; d=128 the tuned form.
+        "backward: fused five-product (Gluon), persistent, dK/dV products deferred at d=64": fused_backward(
+            replace(tuned_d64, num_stages=4, deferred_kv_products=True), tuned_d128),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

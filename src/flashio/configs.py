@@ -83,7 +83,11 @@ class TileConfig:
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
-    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
+    ``deferred_kv_products`` (persistent specialised fused backward with ``ds_buffers`` = 2 and
+    ``num_stages`` >= 3): each query block's dV and dK products are issued after the next block's score
+    products, so that they run on the tensor cores during that block's exponentials (three Q/dO slots are
+    held at a time: four let the loader stay ahead).
     """
 
     block_m: int
@@ -113,6 +117,7 @@ class TileConfig:
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
+    deferred_kv_products: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

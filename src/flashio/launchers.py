@@ -178,6 +178,17 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
     one. All take the same arguments and grid, except the persistent kernel (two more, one program per
     multiprocessor)."""
+    if config.deferred_kv_products and not (config.warp_specialised and config.persistent and config.ds_buffers == 2
+                                            and config.num_stages >= 3 and not config.split_rows
+                                            and not config.split_roles):
+        raise ValueError("deferred_kv_products is a form of the persistent warp-specialised fused backward with two "
+                         "dS tiles (ds_buffers=2) and at least three Q/dO slots (num_stages >= 3; a block's slot is "
+                         f"released two blocks late), without split rows or roles; got {config}")
+    if config.deferred_kv_products and head_dim > 64:
+        # Compiled for sm_90a (v0.21): at d=128 the held P^T/dS^T beside the dK/dV accumulators leave ptxas too
+        # few registers, and it serialises every warpgroup MMA (one group per k-step) and spills.
+        raise ValueError(f"deferred_kv_products is compiled for head_dim <= 64 (at larger ones the MMAs run "
+                         f"serialised); got head_dim={head_dim}")
     if config.ds_buffers not in (1, 2) or (config.ds_buffers == 2 and not (config.warp_specialised
                                                                         and not config.split_roles
                                                                         and config.num_stages >= 2)):
@@ -210,6 +221,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["STATS_IN_SMEM"] = True
         if config.ds_buffers == 2:
             constants["DS_BUFFERS"] = 2
+        if config.deferred_kv_products:
+            constants["DEFERRED_KV"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

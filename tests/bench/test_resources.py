@@ -210,6 +210,19 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
         assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
 
 
+def test_deferred_dkdv_fused_backward_at_d64_keeps_the_tuned_forms_resources(fused_backward):
+    # v0.21 (prepared): block i's dV/dK products held back and issued beside block i+1's score products keep
+    # P^T and dS^T of block i in registers across block i+1's exponentials; at d=64 the tuned forms' registers
+    # hold them: same shared memory (147 / 163 KB with three / four slots), one program per SM, the tuned forms'
+    # stack (the persistent loops' state: 64 B non-causal, none causal at v0.21), and the products still issued
+    # as whole groups (checked below with every fused form).
+    rows = [row for row in fused_backward if "deferred-kv" in row["label"]]
+    assert sorted(row["num_stages"] for row in rows) == [3, 3, 4, 4]
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["stack"] <= 64 and row["MUFU.EX2"] > 0, row
+
+
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):
     # Each product of the fused backwards takes 4-8 k-steps of 16; issued back to back they close one group
     # (gsb0) per product. When ptxas lacks registers for the pipeline it closes a group at every k-step and

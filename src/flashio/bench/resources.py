@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from typing import Optional
 
 import triton
@@ -260,6 +261,14 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
+        # v0.21 (prepared): the tuned d=64 forms with each block's dV/dK products deferred to the next block.
+        for config in configs.BACKWARD_FUSED_CANDIDATES[64]:
+            config = replace(config, deferred_kv_products=True)
+            kernel, constants = launchers.fused_backward_kernel(config, 64)
+            for causal in (False, True):
+                rows.append((f"backward fused gluon ws persistent deferred-kv two-ds {config.num_stages} slots "
+                             f"stats-smem kv-regs balanced{' causal' if causal else ''} d=64", kernel,
+                             dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

@@ -95,6 +95,43 @@ def _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
 
 
 @gluon.jit
+def _issue_score_products(k_operand, v_operand, q_buf, do_buf, zero_s):
+    """S^T = K_j Q_i^T and dP^T = V_j dO_i^T, issued (asynchronous, in this order)."""
+    s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    return s_t, dp_t
+
+
+@gluon.jit
+def _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q, first_row,
+                               qk_scale, dtype: gl.constexpr, IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
+                               STATS_IN_SMEM: gl.constexpr = False, LATER: gl.constexpr = 0):
+    """(P^T, dS^T) in ``dtype`` from the issued S^T and dP^T products (``_issue_score_products``), after which
+    LATER more products were issued: the exponentials of S^T run while dP^T (and those) are on the tensor
+    cores, dS^T = P^T o (dP^T - D_i); the LATER products are still in flight when this returns."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    query_rows = start_m + query_cols
+    if STATS_IN_SMEM:
+        s_t = warpgroup_mma_wait(num_outstanding=1 + LATER, deps=[s_t])
+        lse = lse_buf.load(query_cols.type.layout)
+    else:
+        row_in = query_rows < seqlen_q
+        lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
+    lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
+    if not STATS_IN_SMEM:
+        delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
+        s_t = warpgroup_mma_wait(num_outstanding=1 + LATER, deps=[s_t])
+    p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
+    if IS_CAUSAL:
+        p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
+    dp_t = warpgroup_mma_wait(num_outstanding=LATER, deps=[dp_t])
+    if STATS_IN_SMEM:
+        delta = delta_buf.load(query_cols.type.layout)
+    ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
+    return p_t.to(dtype), ds_lo
+
+
+@gluon.jit
 def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
                                        stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
                                        IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
@@ -106,29 +143,10 @@ def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero
     and D rows are loaded from global memory while the products run, or with STATS_IN_SMEM read from the
     shared-memory rows ``lse_buf``/``delta_buf`` (put there by the loader warp) only when each is needed,
     so that they hold no registers across the products' wait."""
-    LOG2E: gl.constexpr = 1.4426950408889634
-    dtype: gl.constexpr = k_operand.dtype
-    s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-    dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-    query_rows = start_m + query_cols
-    if STATS_IN_SMEM:
-        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
-        lse = lse_buf.load(query_cols.type.layout)
-    else:
-        row_in = query_rows < seqlen_q
-        lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
-    lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
-    if not STATS_IN_SMEM:
-        delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
-        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
-    p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
-    if IS_CAUSAL:
-        p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
-    dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
-    if STATS_IN_SMEM:
-        delta = delta_buf.load(query_cols.type.layout)
-    ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
-    return p_t.to(dtype), ds_lo
+    s_t, dp_t = _issue_score_products(k_operand, v_operand, q_buf, do_buf, zero_s)
+    return _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q,
+                                      first_row, qk_scale, k_operand.dtype, IS_CAUSAL, lse_buf, delta_buf,
+                                      STATS_IN_SMEM)
 
 
 @gluon.jit
@@ -521,6 +539,142 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
 
 
 @gluon.jit
+def _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it, NUM_STAGES: gl.constexpr):
+    """dV_j += P^T dO_i and dK_j += dS^T Q_i of the query block at ring position ``it`` (issued, asynchronous),
+    with that block's P^T and dS^T kept in registers as the A operands."""
+    slot = it % NUM_STAGES
+    dv = warpgroup_mma(p_prev, do_smem.index(slot), dv, is_async=True)
+    dk = warpgroup_mma(ds_prev, q_smem.index(slot), dk, is_async=True)
+    return dv, dk
+
+
+@gluon.jit
+def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
+                 DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """dQ_i = tau dS_i K_j for the block at ring position ``it``, from dS^T in shared memory (every MMA warp's
+    rows are there: the caller passed a barrier), waited -- with the dV and dK products issued before it
+    (A operands ``p_prev``, ``ds_prev``) -- and written to its float32 tile once the reducer has emptied it
+    (``dq_empty``). Returns dV and dK, complete."""
+    dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(0, DQ_COLS, dim=1), zero_dq, use_acc=False,
+                       is_async=True)
+    dq, dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dq, dv, dk, p_prev, ds_prev])
+    buf = it % DQ_BUFFERS
+    dq_buf = dq_smem.index(buf)
+    mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
+    dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
+    for chunk in gl.static_range(1, DQ_CHUNKS):
+        dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
+                           use_acc=False, is_async=True)
+        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+        dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
+    return dv, dk
+
+
+@gluon.jit
+def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
+                                seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
+                                dq_empty, it, kv_phase,
+                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                                IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
+                                DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+    """``_fused_ws_mma_tile`` with two dS^T tiles and each query block's dV and dK products deferred to the
+    next block (v0.21, DEFERRED_KV): block i's products are issued after block i+1's S^T and dP^T, so the
+    tensor cores run dP^T_{i+1}, dV_i and dK_i while the MMA warps compute the exponentials and dS^T of block
+    i+1 (FlashAttention-3's intra-warpgroup overlap, section 3.2, carried to the backward's five products),
+    where ``_fused_ws_mma_tile`` leaves them only dP^T. Per block: S^T, dP^T (and the previous block's dV,
+    dK) issued; P^T, dS^T; dS^T stored; one barrier over the MMA warps; dQ issued and waited (with it the
+    previous block's dV and dK); the dQ tile written. The tile's first block has no predecessor (its
+    products are issued alone), and its last block's dV and dK are issued and waited after the loop.
+
+    Hand-backs, at the barrier of block i (every MMA warp is then done with block i-1 but for its dV and
+    dK products, which are in flight, and with block i-2 entirely): block i-1's dQ tile (``dq_ready``,
+    stored and fenced) and block i-2's Q/dO slot (``empty``: its dV and dK products were waited with block
+    i-1's dQ). After the loop: the last block's dQ tile and the last two slots. dS^T alternates between two
+    tiles: block i's store into the tile block i-2 used follows that block's dQ product, which every warp
+    waited before the barrier of block i-1. Three Q/dO slots are held at a block's barrier, so the loader
+    stays ahead with NUM_STAGES >= 4. P^T and dS^T of the previous block stay in registers across the
+    next block's exponentials (at d=64 there is room; at d=128 the dK/dV accumulators take it).
+    Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced."""
+    DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
+    dtype: gl.constexpr = q_smem.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
+                                                       instr_shape=[16, BLOCK_M, 16])
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, WARPS // 4],
+                                                        instr_shape=[16, DQ_COLS // (WARPS // 4), 16])
+    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
+
+    qk_scale = softmax_scale * 1.4426950408889634
+    causal_shift = seqlen_k - seqlen_q
+    key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
+    first_row = key_rows - causal_shift
+    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
+    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
+    zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
+    p_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
+    ds_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
+    mbarrier.wait(kv_ready, kv_phase)
+    k_operand, v_operand = k_smem, v_smem
+    if KV_IN_REGISTERS:
+        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
+    first_it = it
+    steps = kv_group_size * num_blocks  # (query head of the group, query block), heads outer
+    head_base = batch.to(gl.int64) * stride_lb + (kv_head * kv_group_size).to(gl.int64) * stride_lh
+    if steps > 0:  # the tile's first block: no earlier block's dV/dK to issue beside its scores
+        stage = it % NUM_STAGES
+        mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
+        s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
+        p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + head_base, DELTA + head_base, stride_lm, lo,
+                                                 query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
+                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 0)
+        ds_buf = ds_smem.index(it % 2)
+        ds_buf.store(ds_lo)
+        fence_async_shared()
+        gl.thread_barrier()
+        dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
+                              DQ_COLS, DQ_CHUNKS, DQ_BUFFERS)
+        p_prev = gl.convert_layout(p_lo, lhs_layout)
+        ds_prev = gl.convert_layout(ds_lo, lhs_layout)
+        it += 1
+    for step in range(1, steps):
+        group_index = step // num_blocks
+        start_m = lo + (step - group_index * num_blocks) * BLOCK_M
+        stats_head = head_base + group_index.to(gl.int64) * stride_lh
+        stage = it % NUM_STAGES
+        mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
+        s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
+        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES)
+        p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + stats_head, DELTA + stats_head, stride_lm, start_m,
+                                                 query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
+                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 2)
+        ds_buf = ds_smem.index(it % 2)
+        ds_buf.store(ds_lo)
+        fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
+        gl.thread_barrier()
+        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
+        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+        dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
+                              DQ_COLS, DQ_CHUNKS, DQ_BUFFERS)
+        p_prev = gl.convert_layout(p_lo, lhs_layout)
+        ds_prev = gl.convert_layout(ds_lo, lhs_layout)
+        it += 1
+    if steps > 0:  # the last block's dV and dK, then its dQ tile and the last two slots handed back
+        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES)
+        dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk, p_prev, ds_prev])
+        fence_async_shared()
+        gl.thread_barrier()
+        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
+        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+        mbarrier.arrive(empty.index((it - 1) % NUM_STAGES))
+    return dk, dv, it
+
+
+@gluon.jit
 def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
@@ -798,10 +952,10 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                       DS_BUFFERS: gl.constexpr = 1):
+                                       DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV."""
+    dK and dV. With DEFERRED_KV each tile is ``_fused_ws_mma_tile_deferred``'s (two dS^T tiles)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -812,13 +966,20 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
-                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
-                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS)
+            if DEFERRED_KV:
+                dk, dv, it = _fused_ws_mma_tile_deferred(
+                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
+                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
+                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
+                    STATS_IN_SMEM)
+            else:
+                dk, dv, it = _fused_ws_mma_tile(
+                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
+                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
+                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
+                    STATS_IN_SMEM, DS_BUFFERS)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -831,13 +992,20 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
-                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
-                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS)
+            if DEFERRED_KV:
+                dk, dv, it = _fused_ws_mma_tile_deferred(
+                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
+                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
+                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
+                    STATS_IN_SMEM)
+            else:
+                dk, dv, it = _fused_ws_mma_tile(
+                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
+                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
+                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
+                    STATS_IN_SMEM, DS_BUFFERS)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -864,6 +1032,7 @@ def attention_backward_fused_ws_persistent_kernel(
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
+    DEFERRED_KV: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -873,7 +1042,9 @@ def attention_backward_fused_ws_persistent_kernel(
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads``, ``num_units`` and
     ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
     entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
-    evens out the last rounds; otherwise ``schedule`` is None."""
+    evens out the last rounds; otherwise ``schedule`` is None. ``DEFERRED_KV`` (with DS_BUFFERS = 2): each
+    query block's dV and dK products are issued beside the next block's score products
+    (``_fused_ws_mma_tile_deferred``)."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM, DS_BUFFERS)
@@ -885,7 +1056,7 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, DEFERRED_KV)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
