@@ -230,14 +230,17 @@ def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change)
         launchers.fused_backward_kernel(replace(config, **change), 128)
 
 
-def test_deferred_dkdv_products_reach_the_persistent_kernel_and_leave_the_default_compile_alone():
+def test_deferred_key_gradient_products_reach_the_persistent_kernel_and_leave_the_default_compile_alone():
     tuned = configs.BACKWARD_FUSED_CANDIDATES[64][0]
-    kernel, constants = launchers.fused_backward_kernel(replace(tuned, deferred_kv_products=True), 64)
-    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
-    assert constants["DEFERRED_KV"] is True and constants["DS_BUFFERS"] == 2
+    for count in (1, 2):
+        kernel, constants = launchers.fused_backward_kernel(replace(tuned, deferred_kv_products=count), 64)
+        assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+        assert constants["DEFERRED_KV"] == count and constants["DS_BUFFERS"] == 2
     assert "DEFERRED_KV" in inspect.signature(kernel.fn).parameters
     _, constants = launchers.fused_backward_kernel(tuned, 64)
     assert "DEFERRED_KV" not in constants  # the kernel's default: the tuned forms compile as before
+    d128 = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2, deferred_kv_products=1)
+    assert launchers.fused_backward_kernel(d128, 128)[1]["DEFERRED_KV"] == 1
 
 
 @pytest.mark.parametrize("change", [
@@ -245,17 +248,24 @@ def test_deferred_dkdv_products_reach_the_persistent_kernel_and_leave_the_defaul
     pytest.param(dict(num_stages=2), id="two Q/dO slots"),
     pytest.param(dict(persistent=False, balanced_schedule=False), id="not persistent"),
     pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False), id="not specialised"),
+    pytest.param(dict(deferred_kv_products=1, dq_chunks=2), id="dK beside dQ in chunks"),
 ])
-def test_deferred_dkdv_products_are_refused_where_the_kernel_cannot_take_them(change):
-    # A block's Q/dO slot is handed back two blocks late (its dV/dK products run during the next block): with
+def test_deferred_key_gradient_products_are_refused_where_the_kernel_cannot_take_them(change):
+    # A block's Q/dO slot is handed back two blocks late (its deferred products run during the next block): with
     # two slots the loader could not fetch the next block at all.
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=True, **change)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=2)
     with pytest.raises(ValueError, match="deferred_kv_products is a form of the persistent warp-specialised"):
+        launchers.fused_backward_kernel(replace(config, **change), 64)
+
+
+def test_deferred_key_gradient_products_count_is_checked():
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=3)
+    with pytest.raises(ValueError, match=r"deferred_kv_products is 0, 1 \(dV\) or 2 \(dV and dK\); got 3"):
         launchers.fused_backward_kernel(config, 64)
 
 
-def test_deferred_dkdv_products_are_refused_above_head_dim_64():
+def test_deferring_dv_and_dk_is_refused_above_head_dim_64():
     # Compiled for sm_90a at d=128 (v0.21): ptxas serialises every warpgroup MMA of the form and spills.
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=True, kv_in_registers=False)
-    with pytest.raises(ValueError, match=r"deferred_kv_products is compiled for head_dim <= 64 .*; got head_dim=128"):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2, deferred_kv_products=2)
+    with pytest.raises(ValueError, match=r"deferred_kv_products=2 is compiled for head_dim <= 64 .*; got head_dim=128"):
         launchers.fused_backward_kernel(config, 128)

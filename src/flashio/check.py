@@ -419,10 +419,15 @@ def forced_paths() -> dict:
         # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
-        # Each query block's dV and dK products issued beside the next block's score products (v0.21, prepared;
-        # d=64 only: at d=128 ptxas serialises the form), four Q/dO slots; d=128 the tuned form.
-        "backward: fused five-product (Gluon), persistent, dK/dV products deferred at d=64": fused_backward(
-            replace(tuned_d64, num_stages=4, deferred_kv_products=True), tuned_d128),
+        # A query block's key-gradient products issued beside the next block's score products (v0.21, prepared):
+        # dV and dK at d=64 (four Q/dO slots), dV alone at d=128 (two dS^T tiles; dV and dK there: ptxas
+        # serialises the products); d=256 keeps its role-split tile.
+        "backward: fused five-product (Gluon), persistent, dK/dV products deferred": fused_backward(
+            replace(tuned_d64, num_stages=4, deferred_kv_products=2),
+            replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
+        "backward: fused five-product (Gluon), persistent, dV products deferred": fused_backward(
+            replace(tuned_d64, num_stages=4, deferred_kv_products=1),
+            replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -85,9 +85,9 @@ class TileConfig:
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
     both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
     ``deferred_kv_products`` (persistent specialised fused backward with ``ds_buffers`` = 2 and
-    ``num_stages`` >= 3): each query block's dV and dK products are issued after the next block's score
-    products, so that they run on the tensor cores during that block's exponentials (three Q/dO slots are
-    held at a time: four let the loader stay ahead).
+    ``num_stages`` >= 3): how many of each query block's key-gradient products are issued after the next
+    block's score products, so that they run on the tensor cores during that block's exponentials -- 0, 1
+    (dV) or 2 (dV and dK; d <= 64) -- with three Q/dO slots held at a time (four let the loader stay ahead).
     """
 
     block_m: int
@@ -117,7 +117,7 @@ class TileConfig:
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
-    deferred_kv_products: bool = False
+    deferred_kv_products: int = 0
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -178,17 +178,22 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
     one. All take the same arguments and grid, except the persistent kernel (two more, one program per
     multiprocessor)."""
+    if config.deferred_kv_products not in (0, 1, 2):
+        raise ValueError(f"deferred_kv_products is 0, 1 (dV) or 2 (dV and dK); got {config.deferred_kv_products}")
     if config.deferred_kv_products and not (config.warp_specialised and config.persistent and config.ds_buffers == 2
                                             and config.num_stages >= 3 and not config.split_rows
-                                            and not config.split_roles):
+                                            and not config.split_roles
+                                            and (config.deferred_kv_products == 2 or config.dq_chunks == 1)):
         raise ValueError("deferred_kv_products is a form of the persistent warp-specialised fused backward with two "
                          "dS tiles (ds_buffers=2) and at least three Q/dO slots (num_stages >= 3; a block's slot is "
-                         f"released two blocks late), without split rows or roles; got {config}")
-    if config.deferred_kv_products and head_dim > 64:
-        # Compiled for sm_90a (v0.21): at d=128 the held P^T/dS^T beside the dK/dV accumulators leave ptxas too
-        # few registers, and it serialises every warpgroup MMA (one group per k-step) and spills.
-        raise ValueError(f"deferred_kv_products is compiled for head_dim <= 64 (at larger ones the MMAs run "
-                         f"serialised); got head_dim={head_dim}")
+                         "released two blocks late), without split rows or roles, and with 1 (dK beside dQ) dQ in "
+                         f"one piece (dq_chunks=1); got {config}")
+    if config.deferred_kv_products == 2 and head_dim > 64:
+        # Compiled for sm_90a (v0.21): at d=128 the held P^T and dS^T beside the dK/dV accumulators leave ptxas
+        # too few registers, and it serialises every warpgroup MMA (one group per k-step) and spills; with dV
+        # alone deferred (1) the products stay whole.
+        raise ValueError(f"deferred_kv_products=2 is compiled for head_dim <= 64 (at larger ones the MMAs run "
+                         f"serialised; 1 defers dV alone); got head_dim={head_dim}")
     if config.ds_buffers not in (1, 2) or (config.ds_buffers == 2 and not (config.warp_specialised
                                                                         and not config.split_roles
                                                                         and config.num_stages >= 2)):
@@ -222,7 +227,7 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         if config.ds_buffers == 2:
             constants["DS_BUFFERS"] = 2
         if config.deferred_kv_products:
-            constants["DEFERRED_KV"] = True
+            constants["DEFERRED_KV"] = config.deferred_kv_products
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

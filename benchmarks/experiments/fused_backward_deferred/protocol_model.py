@@ -1,5 +1,6 @@
-"""A model of the synchronisation of the fused backward with deferred dK/dV products
-(``_fused_ws_mma_tile_deferred`` in src/flashio/kernels/backward_gluon.py, option ``deferred_kv_products``),
+"""A model of the synchronisation of the fused backward with deferred dV (and dK) products
+(``_fused_ws_mma_tile_deferred`` in src/flashio/kernels/backward_gluon.py, option ``deferred_kv_products``,
+whose two settings share this protocol: the deferred products read block i-1's slot until block i's dQ wait),
 run under random interleavings on the CPU: no deadlock, and no shared tile rewritten while a reader still
 needs it. Gluon has no interpreter, so before the kernel first runs on a GPU this is the check of its
 barrier protocol; it models the protocol, not the kernel, and must be kept in step with it by hand.

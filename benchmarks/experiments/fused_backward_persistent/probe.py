@@ -163,27 +163,37 @@ registers 12-21%. At d=64 with three stages its gradients were 0.1-0.5 off at th
 small cases missed; check run 22 with the grid-shaped case: dQ error 1.51 against a bound of 0.12). Removed
 from the library, last in commit 392c891. The prediction was wrong in sign.
 
-Run 9 (v0.21, prepared after the device time was spent, not yet run): each query block's dV and dK products
-deferred to the next block (``deferred_kv_products``, ``_fused_ws_mma_tile_deferred``): S^T_{i+1}, dP^T_{i+1},
-dV_i and dK_i are issued together, so that the tensor cores run three products, not one, under the MMA warps'
-exponentials and dS^T (FlashAttention-3's intra-warpgroup overlap carried to the backward). Compiled for
-sm_90a on the CPU at d=64: 48 HGMMA in 10 groups (not serialised), the tuned form's 168 registers, 147 / 163 KB
-with three / four slots, the tuned form's stack (64 B non-causal, 0 causal); the SASS issues the four products
-back to back and waits for S^T with three and dP^T with two still in flight. At d=128 ptxas serialises it (64
-groups of 64) and spills: the launcher refuses it there. Its barrier protocol passes a CPU model
-(experiments/fused_backward_deferred/). First the forced check path, then
+Run 9 (v0.21, prepared after the device time was spent, not yet run): a query block's key-gradient products
+deferred to the next block (``deferred_kv_products``, ``_fused_ws_mma_tile_deferred``): with 2, S^T_{i+1},
+dP^T_{i+1}, dV_i and dK_i are issued together, so that the tensor cores run three products, not one, under the
+MMA warps' exponentials and dS^T (FlashAttention-3's intra-warpgroup overlap carried to the backward); with 1,
+dV_i alone (dK_i goes beside dQ_i). Compiled for sm_90a on the CPU: at d=64 (1 or 2) 48 HGMMA in 10 groups
+(not serialised), the tuned form's 168 registers, 147 / 163 KB with three / four slots and its stack (64 B
+non-causal, 0 causal); the SASS issues the products back to back and waits for S^T with the deferred ones
+still in flight. At d=128 deferring both serialises every product (64 groups of 64) and spills: refused there;
+dV alone keeps whole groups (64 HGMMA in 10) in 227 KB (two dS^T tiles, three slots, one dQ tile), with two
+registers spilled and reloaded per block. Its barrier protocol passes a CPU model
+(experiments/fused_backward_deferred/). First the forced check paths, then
 
-    PYTHONPATH=src timeout 150 python3 -m flashio.check --skip-timing --skip-default-cases \
-        --paths "dK/dV products deferred at d=64"
+    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \
+        --paths "dK/dV products deferred" "dV products deferred"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, deferred dV" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, deferred dK/dV" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, deferred dK/dV"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile, deferred dV"
 
-Prediction: d=64 +4-10% over the tuned forms at N <= 4k (the tensor pipe idle under the exponentials: ncu run
-6 put the d=64 1k backward's issue rate at 1.12-1.21 instructions per cycle against cuDNN's 1.47-1.72), +0-4%
-at 16k; with three slots behind four (a slot is held two blocks).
+Prediction: d=64 dV and dK deferred, four slots: +4-10% over the tuned forms at N <= 4k (the tensor pipe idle
+under the exponentials: ncu run 6 put the d=64 1k backward's issue rate at 1.12-1.21 instructions per cycle
+against cuDNN's 1.47-1.72), +0-4% at 16k; three slots behind four (a slot is held two blocks); dV alone
+between the tuned form and both. d=128 dV deferred: -2% to +5% against the tuned form (the overlap against the
+loader's exposed latency with three slots and the late dQ hand-back that cost the two-dS-tile form 2-5% in
+v0.19).
 """
 
 import argparse
@@ -237,19 +247,24 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
     _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
                                                                              num_stages=3, kv_in_registers=True)
-# v0.21 (prepared): each query block's dV and dK products issued beside the next block's score products (d=64;
-# the launcher refuses the form at d=128, where ptxas serialises it)
+# v0.21 (prepared): a query block's dV (and dK) products issued beside the next block's score products (dV and dK
+# only at d=64: at d=128 ptxas serialises that form, and the launcher refuses it)
 _d64 = FORMS[64]
-_d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, deferred dK/dV"] = replace(
-    _d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"], deferred_kv_products=True)
-_d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, deferred dK/dV"] = replace(
-    _d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages"], deferred_kv_products=True)
+for _stages in (3, 4):
+    _two_ds = _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages"]
+    _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, deferred dK/dV"] = replace(
+        _two_ds, deferred_kv_products=2)
+    _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, deferred dV"] = replace(
+        _two_ds, deferred_kv_products=1)
+FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile, deferred dV"] = replace(
+    FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"], deferred_kv_products=1)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--forms", nargs="+", choices=list(FORMS[64]), default=list(FORMS[128])[:3],
+    parser.add_argument("--forms", nargs="+", choices=sorted(set(FORMS[64]) | set(FORMS[128])),
+                        default=list(FORMS[128])[:3],
                         help="forms to time (default: the first three, runs 1-2)")
     parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(64, 128))
     parser.add_argument("--rounds", type=int, default=1,

@@ -261,13 +261,18 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
-        # v0.21 (prepared): the tuned d=64 forms with each block's dV/dK products deferred to the next block.
-        for config in configs.BACKWARD_FUSED_CANDIDATES[64]:
-            config = replace(config, deferred_kv_products=True)
-            kernel, constants = launchers.fused_backward_kernel(config, 64)
+        # v0.21 (prepared): a block's dV (1) or dV and dK (2) products deferred to the next block: the tuned d=64
+        # forms, and at d=128 the tuned persistent form with two dS^T tiles and dV alone deferred.
+        deferred = [(64, replace(config, deferred_kv_products=count))
+                    for count in (1, 2) for config in configs.BACKWARD_FUSED_CANDIDATES[64]]
+        deferred.append((128, replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2,
+                                      deferred_kv_products=1)))
+        for d, config in deferred:
+            kernel, constants = launchers.fused_backward_kernel(config, d)
             for causal in (False, True):
-                rows.append((f"backward fused gluon ws persistent deferred-kv two-ds {config.num_stages} slots "
-                             f"stats-smem kv-regs balanced{' causal' if causal else ''} d=64", kernel,
+                rows.append((f"backward fused gluon ws persistent deferred{config.deferred_kv_products} two-ds "
+                             f"{config.num_stages} slots stats-smem{' kv-regs' if config.kv_in_registers else ''} "
+                             f"balanced{' causal' if causal else ''} d={d}", kernel,
                              dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,

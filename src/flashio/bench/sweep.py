@@ -130,7 +130,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" across-tiles" if choice.across_tiles else "") + (" half-diag" if choice.half_diagonal else "") + \
         (" balanced" if choice.balanced_schedule else "") + (" q-regs" if choice.q_in_registers else "") + \
         (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "") + \
-        (" deferred-kv" if choice.deferred_kv_products else "")
+        (f" deferred{choice.deferred_kv_products}" if choice.deferred_kv_products else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

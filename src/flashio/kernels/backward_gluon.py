@@ -539,25 +539,34 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
 
 
 @gluon.jit
-def _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it, NUM_STAGES: gl.constexpr):
-    """dV_j += P^T dO_i and dK_j += dS^T Q_i of the query block at ring position ``it`` (issued, asynchronous),
-    with that block's P^T and dS^T kept in registers as the A operands."""
+def _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it, NUM_STAGES: gl.constexpr,
+                           DEFERRED: gl.constexpr):
+    """The deferred products of the query block at ring position ``it``, issued (asynchronous): dV_j += P^T dO_i
+    and, with DEFERRED = 2, dK_j += dS^T Q_i, with that block's P^T and dS^T kept in registers as A operands."""
     slot = it % NUM_STAGES
     dv = warpgroup_mma(p_prev, do_smem.index(slot), dv, is_async=True)
-    dk = warpgroup_mma(ds_prev, q_smem.index(slot), dk, is_async=True)
+    if DEFERRED == 2:
+        dk = warpgroup_mma(ds_prev, q_smem.index(slot), dk, is_async=True)
     return dv, dk
 
 
 @gluon.jit
-def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                 DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev, ds_now,
+                 q_now, DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+                 DEFERRED: gl.constexpr):
     """dQ_i = tau dS_i K_j for the block at ring position ``it``, from dS^T in shared memory (every MMA warp's
-    rows are there: the caller passed a barrier), waited -- with the dV and dK products issued before it
-    (A operands ``p_prev``, ``ds_prev``) -- and written to its float32 tile once the reducer has emptied it
-    (``dq_empty``). Returns dV and dK, complete."""
+    rows are there: the caller passed a barrier), waited -- with the deferred products of the previous block
+    issued before it (A operands ``p_prev``, ``ds_prev``) -- and written to its float32 tile once the reducer
+    has emptied it (``dq_empty``). With DEFERRED = 1 this block's dK product (``ds_now``, the A operand, and
+    ``q_now``) is issued beside it and waited after the dQ tile is written. Returns dV and dK, complete."""
+    gl.static_assert(DEFERRED == 2 or DQ_CHUNKS == 1, "dK beside dQ: dQ in one piece")
     dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(0, DQ_COLS, dim=1), zero_dq, use_acc=False,
                        is_async=True)
-    dq, dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dq, dv, dk, p_prev, ds_prev])
+    if DEFERRED == 2:
+        dq, dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dq, dv, dk, p_prev, ds_prev])
+    else:
+        dk = warpgroup_mma(ds_now, q_now, dk, is_async=True)
+        dq, dv, p_prev = warpgroup_mma_wait(num_outstanding=1, deps=[dq, dv, p_prev])
     buf = it % DQ_BUFFERS
     dq_buf = dq_smem.index(buf)
     mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
@@ -567,6 +576,8 @@ def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, 
                            use_acc=False, is_async=True)
         dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
         dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
+    if DEFERRED == 1:
+        dk, ds_now = warpgroup_mma_wait(num_outstanding=0, deps=[dk, ds_now])
     return dv, dk
 
 
@@ -578,24 +589,26 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                 IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                                 DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
-    """``_fused_ws_mma_tile`` with two dS^T tiles and each query block's dV and dK products deferred to the
-    next block (v0.21, DEFERRED_KV): block i's products are issued after block i+1's S^T and dP^T, so the
-    tensor cores run dP^T_{i+1}, dV_i and dK_i while the MMA warps compute the exponentials and dS^T of block
-    i+1 (FlashAttention-3's intra-warpgroup overlap, section 3.2, carried to the backward's five products),
-    where ``_fused_ws_mma_tile`` leaves them only dP^T. Per block: S^T, dP^T (and the previous block's dV,
-    dK) issued; P^T, dS^T; dS^T stored; one barrier over the MMA warps; dQ issued and waited (with it the
-    previous block's dV and dK); the dQ tile written. The tile's first block has no predecessor (its
-    products are issued alone), and its last block's dV and dK are issued and waited after the loop.
+                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DEFERRED: gl.constexpr = 2):
+    """``_fused_ws_mma_tile`` with two dS^T tiles and each query block's dV product -- with DEFERRED = 2 also
+    its dK product -- deferred to the next block (v0.21): block i's deferred products are issued after block
+    i+1's S^T and dP^T, so the tensor cores run dP^T_{i+1} and them while the MMA warps compute the
+    exponentials and dS^T of block i+1 (FlashAttention-3's intra-warpgroup overlap, section 3.2, carried to
+    the backward's five products), where ``_fused_ws_mma_tile`` leaves them only dP^T. Per block: S^T, dP^T
+    and the previous block's deferred products issued; P^T, dS^T; dS^T stored; one barrier over the MMA
+    warps; dQ issued (with DEFERRED = 1 this block's dK beside it) and waited, with it the previous block's
+    deferred products; the dQ tile written. The tile's first block has no predecessor (its products are
+    issued alone), and its last block's deferred products are issued and waited after the loop.
 
-    Hand-backs, at the barrier of block i (every MMA warp is then done with block i-1 but for its dV and
-    dK products, which are in flight, and with block i-2 entirely): block i-1's dQ tile (``dq_ready``,
-    stored and fenced) and block i-2's Q/dO slot (``empty``: its dV and dK products were waited with block
-    i-1's dQ). After the loop: the last block's dQ tile and the last two slots. dS^T alternates between two
+    Hand-backs, at the barrier of block i (every MMA warp is then done with block i-1 but for its deferred
+    products, which are in flight, and with block i-2 entirely): block i-1's dQ tile (``dq_ready``, stored
+    and fenced) and block i-2's Q/dO slot (``empty``: its deferred products were waited with block i-1's
+    dQ). After the loop: the last block's dQ tile and the last two slots. dS^T alternates between two
     tiles: block i's store into the tile block i-2 used follows that block's dQ product, which every warp
     waited before the barrier of block i-1. Three Q/dO slots are held at a block's barrier, so the loader
-    stays ahead with NUM_STAGES >= 4. P^T and dS^T of the previous block stay in registers across the
-    next block's exponentials (at d=64 there is room; at d=128 the dK/dV accumulators take it).
+    stays ahead with NUM_STAGES >= 4. The previous block's P^T (and dS^T) stay in registers across the next
+    block's exponentials: at d=64 there is room for both; at d=128, beside the dK/dV accumulators, ptxas
+    serialises the products with both (v0.21, compiled), hence DEFERRED = 1 there.
     Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced."""
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     dtype: gl.constexpr = q_smem.dtype
@@ -625,7 +638,7 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
     first_it = it
     steps = kv_group_size * num_blocks  # (query head of the group, query block), heads outer
     head_base = batch.to(gl.int64) * stride_lb + (kv_head * kv_group_size).to(gl.int64) * stride_lh
-    if steps > 0:  # the tile's first block: no earlier block's dV/dK to issue beside its scores
+    if steps > 0:  # the tile's first block: no earlier block's products to issue beside its scores
         stage = it % NUM_STAGES
         mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
         s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
@@ -636,10 +649,11 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
         ds_buf.store(ds_lo)
         fence_async_shared()
         gl.thread_barrier()
+        ds_now = gl.convert_layout(ds_lo, lhs_layout)
         dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                              DQ_COLS, DQ_CHUNKS, DQ_BUFFERS)
+                              ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
         p_prev = gl.convert_layout(p_lo, lhs_layout)
-        ds_prev = gl.convert_layout(ds_lo, lhs_layout)
+        ds_prev = ds_now
         it += 1
     for step in range(1, steps):
         group_index = step // num_blocks
@@ -648,23 +662,25 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
         stage = it % NUM_STAGES
         mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
         s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
-        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES)
+        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES, DEFERRED)
         p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + stats_head, DELTA + stats_head, stride_lm, start_m,
                                                  query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
-                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 2)
+                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM,
+                                                 DEFERRED)
         ds_buf = ds_smem.index(it % 2)
         ds_buf.store(ds_lo)
         fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
         gl.thread_barrier()
         mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
         mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+        ds_now = gl.convert_layout(ds_lo, lhs_layout)
         dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                              DQ_COLS, DQ_CHUNKS, DQ_BUFFERS)
+                              ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
         p_prev = gl.convert_layout(p_lo, lhs_layout)
-        ds_prev = gl.convert_layout(ds_lo, lhs_layout)
+        ds_prev = ds_now
         it += 1
-    if steps > 0:  # the last block's dV and dK, then its dQ tile and the last two slots handed back
-        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES)
+    if steps > 0:  # the last block's deferred products, then its dQ tile and the last two slots handed back
+        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES, DEFERRED)
         dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk, p_prev, ds_prev])
         fence_async_shared()
         gl.thread_barrier()
@@ -952,10 +968,11 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                       DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = False):
+                                       DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = 0):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV. With DEFERRED_KV each tile is ``_fused_ws_mma_tile_deferred``'s (two dS^T tiles)."""
+    dK and dV. With DEFERRED_KV (1: dV, 2: dV and dK) each tile is ``_fused_ws_mma_tile_deferred``'s (two dS^T
+    tiles), that many of a block's key-gradient products deferred to the next block."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -966,13 +983,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            if DEFERRED_KV:
+            if DEFERRED_KV > 0:
                 dk, dv, it = _fused_ws_mma_tile_deferred(
                     LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                     seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
                     kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
                     IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM)
+                    STATS_IN_SMEM, DEFERRED_KV)
             else:
                 dk, dv, it = _fused_ws_mma_tile(
                     LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
@@ -992,13 +1009,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            if DEFERRED_KV:
+            if DEFERRED_KV > 0:
                 dk, dv, it = _fused_ws_mma_tile_deferred(
                     LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                     seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
                     kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
                     IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM)
+                    STATS_IN_SMEM, DEFERRED_KV)
             else:
                 dk, dv, it = _fused_ws_mma_tile(
                     LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
@@ -1032,7 +1049,7 @@ def attention_backward_fused_ws_persistent_kernel(
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
-    DEFERRED_KV: gl.constexpr = False,
+    DEFERRED_KV: gl.constexpr = 0,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1043,7 +1060,7 @@ def attention_backward_fused_ws_persistent_kernel(
     ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
     entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
     evens out the last rounds; otherwise ``schedule`` is None. ``DEFERRED_KV`` (with DS_BUFFERS = 2): each
-    query block's dV and dK products are issued beside the next block's score products
+    query block's dV product (1) or dV and dK products (2) are issued beside the next block's score products
     (``_fused_ws_mma_tile_deferred``)."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
