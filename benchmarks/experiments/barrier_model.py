@@ -74,3 +74,10 @@ def interleave(actors: list, rng: random.Random) -> None:
             waiting[i] = next(actors[i])
         except StopIteration:
             alive[i], waiting[i] = False, None
+
+
+def random_tiles(seed: int) -> list[int]:
+    """A persistent program's tiles for one interleaving: 1-6 key-block tiles of 0-8 query blocks each (0: a
+    causal tile that no query block sees; 1: a tile whose only block is also its first and last)."""
+    rng = random.Random(seed)
+    return [rng.choice([0, 1, 2, 3, 5, 8]) for _ in range(rng.randint(1, 6))]

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from barrier_model import Barrier, interleave, loader, reducer  # noqa: E402  (experiments/barrier_model.py)
+from barrier_model import Barrier, interleave, loader, random_tiles, reducer  # noqa: E402  (experiments/barrier_model.py)
 
 
 def run(tiles: list[int], stages: int, dq_tiles: int, seed: int, drop: str = "") -> None:
@@ -78,8 +78,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     runs = 0
     for seed in range(args.seeds):
-        rng = random.Random(seed)
-        tiles = [rng.choice([0, 1, 2, 3, 5, 8]) for _ in range(rng.randint(1, 6))]
+        tiles = random_tiles(seed)
         for stages in (2, 3):
             for dq_tiles in (1, 2):
                 run(tiles, stages, dq_tiles, seed, args.drop)

@@ -958,6 +958,33 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
 
 
 @gluon.jit
+def _persistent_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
+                         seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                         k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
+                         dq_empty, it, kv_phase,
+                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
+                         DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                         lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
+                         DEFERRED_KV: gl.constexpr):
+    """One key block's tile of the persistent MMA warps: ``_fused_ws_mma_tile``, or with DEFERRED_KV > 0
+    ``_fused_ws_mma_tile_deferred`` (two dS^T tiles). Returns (dK / tau, dV, ``it`` advanced)."""
+    if DEFERRED_KV > 0:
+        dk, dv, it = _fused_ws_mma_tile_deferred(
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
+            kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
+            dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DEFERRED_KV)
+    else:
+        dk, dv, it = _fused_ws_mma_tile(
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
+            kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
+            dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
+    return dk, dv, it
+
+
+@gluon.jit
 def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                                        stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                        seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
@@ -983,20 +1010,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            if DEFERRED_KV > 0:
-                dk, dv, it = _fused_ws_mma_tile_deferred(
-                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
-                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
-                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM, DEFERRED_KV)
-            else:
-                dk, dv, it = _fused_ws_mma_tile(
-                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
-                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
-                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM, DS_BUFFERS)
+            dk, dv, it = _persistent_mma_tile(
+                LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+                ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                DS_BUFFERS, DEFERRED_KV)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -1009,20 +1028,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            if DEFERRED_KV > 0:
-                dk, dv, it = _fused_ws_mma_tile_deferred(
-                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
-                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
-                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM, DEFERRED_KV)
-            else:
-                dk, dv, it = _fused_ws_mma_tile(
-                    LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                    seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem,
-                    kv_ready, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM,
-                    IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem,
-                    STATS_IN_SMEM, DS_BUFFERS)
+            dk, dv, it = _persistent_mma_tile(
+                LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+                ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                DS_BUFFERS, DEFERRED_KV)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
