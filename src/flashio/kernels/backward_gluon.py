@@ -433,6 +433,22 @@ def _fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_h
 
 
 @gluon.jit
+def _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS: gl.constexpr,
+                   DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """tau dQ_i into the float32 tile of ring position ``it`` once the reducer has emptied it (``dq_empty``):
+    ``dq`` (complete) is its first DQ_COLS columns; the other column pieces are computed here, one product
+    each, from dS^T in ``ds_buf`` and K_j."""
+    dq_buf = dq_smem.index(it % DQ_BUFFERS)
+    mbarrier.wait(dq_empty.index(it % DQ_BUFFERS), ((it // DQ_BUFFERS) & 1) ^ 1)
+    dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
+    for chunk in gl.static_range(1, DQ_CHUNKS):
+        dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
+                           use_acc=False, is_async=True)
+        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+        dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
+
+
+@gluon.jit
 def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                        seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                        k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
@@ -515,14 +531,8 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
             dq = warpgroup_mma_wait(num_outstanding=2, deps=[dq])
             buf = it % DQ_BUFFERS
-            dq_buf = dq_smem.index(buf)
-            mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
-            dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
-            for chunk in gl.static_range(1, DQ_CHUNKS):
-                dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
-                                   use_acc=False, is_async=True)
-                dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
-                dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
+            _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS, DQ_CHUNKS,
+                           DQ_BUFFERS)
             dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
             if DS_BUFFERS == 1:
                 fence_async_shared()
@@ -567,15 +577,8 @@ def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, 
     else:
         dk = warpgroup_mma(ds_now, q_now, dk, is_async=True)
         dq, dv, p_prev = warpgroup_mma_wait(num_outstanding=1, deps=[dq, dv, p_prev])
-    buf = it % DQ_BUFFERS
-    dq_buf = dq_smem.index(buf)
-    mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
-    dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
-    for chunk in gl.static_range(1, DQ_CHUNKS):
-        dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
-                           use_acc=False, is_async=True)
-        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
-        dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
+    _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS, DQ_CHUNKS,
+                   DQ_BUFFERS)
     if DEFERRED == 1:
         dk, ds_now = warpgroup_mma_wait(num_outstanding=0, deps=[dk, ds_now])
     return dv, dk
