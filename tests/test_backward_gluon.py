@@ -244,15 +244,15 @@ def test_deferred_key_gradient_products_reach_the_persistent_kernel_and_leave_th
 
 
 @pytest.mark.parametrize("change", [
-    pytest.param(dict(ds_buffers=1), id="one dS tile"),
-    pytest.param(dict(num_stages=2), id="two Q/dO slots"),
+    pytest.param(dict(num_stages=2), id="two Q/dO slots, two dS tiles"),
+    pytest.param(dict(ds_buffers=1, num_stages=1), id="one Q/dO slot, one dS tile"),
     pytest.param(dict(persistent=False, balanced_schedule=False), id="not persistent"),
     pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False), id="not specialised"),
     pytest.param(dict(deferred_kv_products=1, dq_chunks=2), id="dK beside dQ in chunks"),
 ])
 def test_deferred_key_gradient_products_are_refused_where_the_kernel_cannot_take_them(change):
-    # A block's Q/dO slot is handed back two blocks late (its deferred products run during the next block): with
-    # two slots the loader could not fetch the next block at all.
+    # A block's Q/dO slot is handed back one block late (its deferred products run during the next block; with
+    # two dS tiles two blocks late): with no slot beyond those held, the loader could not fetch the next block.
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=2)
     with pytest.raises(ValueError, match="deferred_kv_products is a form of the persistent warp-specialised"):
         launchers.fused_backward_kernel(replace(config, **change), 64)

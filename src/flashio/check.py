@@ -420,14 +420,15 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
         # A query block's key-gradient products issued beside the next block's score products (v0.21, prepared):
-        # dV and dK at d=64 (four Q/dO slots), dV alone at d=128 (two dS^T tiles; dV and dK there: ptxas
-        # serialises the products); d=256 keeps its role-split tile.
-        "backward: fused five-product (Gluon), persistent, dK/dV products deferred": fused_backward(
+        # dV and dK at d=64, dV alone at d=128 (dV and dK there: ptxas serialises the products), with two dS^T
+        # tiles (four Q/dO slots at d=64) or one; d=256 keeps its role-split tile.
+        "backward: fused five-product (Gluon), persistent, dK/dV products deferred, two dS tiles": fused_backward(
             replace(tuned_d64, num_stages=4, deferred_kv_products=2),
             replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
-        "backward: fused five-product (Gluon), persistent, dV products deferred": fused_backward(
-            replace(tuned_d64, num_stages=4, deferred_kv_products=1),
-            replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
+        "backward: fused five-product (Gluon), persistent, dK/dV products deferred, one dS tile": fused_backward(
+            replace(tuned_d64, ds_buffers=1, deferred_kv_products=2), replace(tuned_d128, deferred_kv_products=1)),
+        "backward: fused five-product (Gluon), persistent, dV products deferred at d=64": fused_backward(
+            replace(tuned_d64, num_stages=4, deferred_kv_products=1), tuned_d128),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

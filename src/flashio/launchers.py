@@ -180,14 +180,14 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     multiprocessor)."""
     if config.deferred_kv_products not in (0, 1, 2):
         raise ValueError(f"deferred_kv_products is 0, 1 (dV) or 2 (dV and dK); got {config.deferred_kv_products}")
-    if config.deferred_kv_products and not (config.warp_specialised and config.persistent and config.ds_buffers == 2
-                                            and config.num_stages >= 3 and not config.split_rows
+    if config.deferred_kv_products and not (config.warp_specialised and config.persistent
+                                            and config.num_stages >= config.ds_buffers + 1 and not config.split_rows
                                             and not config.split_roles
                                             and (config.deferred_kv_products == 2 or config.dq_chunks == 1)):
-        raise ValueError("deferred_kv_products is a form of the persistent warp-specialised fused backward with two "
-                         "dS tiles (ds_buffers=2) and at least three Q/dO slots (num_stages >= 3; a block's slot is "
-                         "released two blocks late), without split rows or roles, and with 1 (dK beside dQ) dQ in "
-                         f"one piece (dq_chunks=1); got {config}")
+        raise ValueError("deferred_kv_products is a form of the persistent warp-specialised fused backward with at "
+                         "least ds_buffers + 1 Q/dO slots (a block's slot is released one block late, with two dS "
+                         "tiles two), without split rows or roles, and with 1 (dK beside dQ) dQ in one piece "
+                         f"(dq_chunks=1); got {config}")
     if config.deferred_kv_products == 2 and head_dim > 64:
         # Compiled for sm_90a (v0.21): at d=128 the held P^T and dS^T beside the dK/dV accumulators leave ptxas
         # too few registers, and it serialises every warpgroup MMA (one group per k-step) and spills; with dV

@@ -213,17 +213,18 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
 def test_deferred_key_gradient_products_keep_the_tuned_forms_resources(fused_backward):
     # v0.21 (prepared): block i's dV (and dK) products held back and issued beside block i+1's score products
     # keep P^T (and dS^T) of block i in registers across block i+1's exponentials. At d=64 (dV alone or both)
-    # the tuned forms' registers hold them: the same shared memory (147 / 163 KB with three / four slots), one
-    # program per SM, the tuned forms' stack (the persistent loops' state: 64 B non-causal, none causal); at
-    # d=128 (dV alone; a second dS^T tile: 227 KB, the most a program may take) the stack grows from the
-    # tuned form's 64 / 24 B to 80 / 32 B (CPU compile at v0.21). Products still issued as whole groups:
-    # checked below with every fused form (with dV and dK deferred at d=128 they were not).
+    # the tuned forms' registers hold them: the same shared memory (131 / 147 / 163 KB), one program per SM,
+    # the tuned forms' stack (the persistent loops' state: 64 B non-causal, none causal). At d=128 (dV alone)
+    # the stack grows from the tuned form's 64 / 24 B to 80 / 32 B with two dS^T tiles (227 KB, the most a
+    # program may take) and 120 / 48 B with one (CPU compile at v0.21; in both, two registers are spilled and
+    # reloaded per query block). Products still issued as whole groups: checked below with every fused form
+    # (with dV and dK deferred at d=128 they were not).
     rows = [row for row in fused_backward if "deferred" in row["label"]]
-    assert len(rows) == 10
+    assert len(rows) == 14
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row)
         assert row["MUFU.EX2"] > 0, row
-        assert row["stack"] <= (64 if row["label"].endswith("d=64") else 80), row
+        assert row["stack"] <= (64 if row["label"].endswith("d=64") else 120), row
 
 
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):

@@ -171,29 +171,32 @@ dV_i alone (dK_i goes beside dQ_i). Compiled for sm_90a on the CPU: at d=64 (1 o
 (not serialised), the tuned form's 168 registers, 147 / 163 KB with three / four slots and its stack (64 B
 non-causal, 0 causal); the SASS issues the products back to back and waits for S^T with the deferred ones
 still in flight. At d=128 deferring both serialises every product (64 groups of 64) and spills: refused there;
-dV alone keeps whole groups (64 HGMMA in 10) in 227 KB (two dS^T tiles, three slots, one dQ tile), with two
-registers spilled and reloaded per block. Its barrier protocol passes a CPU model
-(experiments/fused_backward_deferred/). First the forced check paths, then
+dV alone keeps whole groups (64 HGMMA in 10), with two dS^T tiles in 227 KB (three slots, one dQ tile) or with
+the tuned form's one in 211 KB, two registers spilled and reloaded per block either way. With one dS^T tile a
+second barrier ends each block and a slot is held one block longer (not two): three slots keep the loader
+ahead. Its barrier protocol passes a CPU model (experiments/fused_backward_deferred/). First the forced check
+paths, then
 
-    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases \
+    PYTHONPATH=src timeout 240 python3 -m flashio.check --skip-timing --skip-default-cases \
         --paths "dK/dV products deferred" "dV products deferred"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, deferred dV" \
-        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, deferred dK/dV" \
+        "ws persistent, LSE/D in shared, balanced, 3 stages, deferred dK/dV" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, deferred dK/dV"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile" \
-        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile" \
+        "ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile, deferred dV" \
         "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile, deferred dV"
 
 Prediction: d=64 dV and dK deferred, four slots: +4-10% over the tuned forms at N <= 4k (the tensor pipe idle
 under the exponentials: ncu run 6 put the d=64 1k backward's issue rate at 1.12-1.21 instructions per cycle
-against cuDNN's 1.47-1.72), +0-4% at 16k; three slots behind four (a slot is held two blocks); dV alone
-between the tuned form and both. d=128 dV deferred: -2% to +5% against the tuned form (the overlap against the
-loader's exposed latency with three slots and the late dQ hand-back that cost the two-dS-tile form 2-5% in
-v0.19).
+against cuDNN's 1.47-1.72), +0-4% at 16k; one dS^T tile (two barriers a block) 1-3% behind; dV alone between
+the tuned form and both. d=128 dV deferred with the tuned form's one dS^T tile: +2-6% at N <= 4k (two products
+under the exponentials instead of one, the same barriers and slots), +0-2% at 16k; with two dS^T tiles -2% to
++5% (the loader's latency exposed with three slots held, and the late dQ hand-back that cost the two-dS-tile
+form 2-5% in v0.19).
 """
 
 import argparse
@@ -256,8 +259,12 @@ for _stages in (3, 4):
         _two_ds, deferred_kv_products=2)
     _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, deferred dV"] = replace(
         _two_ds, deferred_kv_products=1)
+_d64["ws persistent, LSE/D in shared, balanced, 3 stages, deferred dK/dV"] = replace(
+    _d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"], ds_buffers=1, deferred_kv_products=2)
 FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile, deferred dV"] = replace(
     FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"], deferred_kv_products=1)
+FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile, deferred dV"] = replace(
+    FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"], deferred_kv_products=1)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -592,8 +592,9 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                 IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                                 DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DEFERRED: gl.constexpr = 2):
-    """``_fused_ws_mma_tile`` with two dS^T tiles and each query block's dV product -- with DEFERRED = 2 also
+                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DEFERRED: gl.constexpr = 2,
+                                DS_BUFFERS: gl.constexpr = 2):
+    """``_fused_ws_mma_tile`` with each query block's dV product -- with DEFERRED = 2 also
     its dK product -- deferred to the next block (v0.21): block i's deferred products are issued after block
     i+1's S^T and dP^T, so the tensor cores run dP^T_{i+1} and them while the MMA warps compute the
     exponentials and dS^T of block i+1 (FlashAttention-3's intra-warpgroup overlap, section 3.2, carried to
@@ -603,15 +604,18 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
     deferred products; the dQ tile written. The tile's first block has no predecessor (its products are
     issued alone), and its last block's deferred products are issued and waited after the loop.
 
-    Hand-backs, at the barrier of block i (every MMA warp is then done with block i-1 but for its deferred
-    products, which are in flight, and with block i-2 entirely): block i-1's dQ tile (``dq_ready``, stored
-    and fenced) and block i-2's Q/dO slot (``empty``: its deferred products were waited with block i-1's
-    dQ). After the loop: the last block's dQ tile and the last two slots. dS^T alternates between two
-    tiles: block i's store into the tile block i-2 used follows that block's dQ product, which every warp
-    waited before the barrier of block i-1. Three Q/dO slots are held at a block's barrier, so the loader
-    stays ahead with NUM_STAGES >= 4. The previous block's P^T (and dS^T) stay in registers across the next
-    block's exponentials: at d=64 there is room for both; at d=128, beside the dK/dV accumulators, ptxas
-    serialises the products with both (v0.21, compiled), hence DEFERRED = 1 there.
+    Hand-backs with two dS^T tiles (DS_BUFFERS = 2), at the barrier of block i (every MMA warp is then done
+    with block i-1 but for its deferred products, which are in flight, and with block i-2 entirely): block
+    i-1's dQ tile (``dq_ready``, stored and fenced) and block i-2's Q/dO slot (``empty``: its deferred
+    products were waited with block i-1's dQ). After the loop: the last block's dQ tile and the last two
+    slots. dS^T alternates between the tiles: block i's store into the tile block i-2 used follows that
+    block's dQ product, which every warp waited before the barrier of block i-1. Three Q/dO slots are held
+    at a block's barrier, so the loader stays ahead with NUM_STAGES >= 4. With one dS^T tile a second
+    barrier ends each block (dS^T may then be rewritten), after which block i's dQ tile and block i-1's slot
+    are handed on: two slots held, and the loader stays ahead with three. The previous block's P^T (and
+    dS^T) stay in registers across the next block's exponentials: at d=64 there is room for both; at d=128,
+    beside the dK/dV accumulators, ptxas serialises the products with both (v0.21, compiled), hence
+    DEFERRED = 1 there.
     Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced."""
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     dtype: gl.constexpr = q_smem.dtype
@@ -648,13 +652,20 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
         p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + head_base, DELTA + head_base, stride_lm, lo,
                                                  query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
                                                  lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 0)
-        ds_buf = ds_smem.index(it % 2)
+        if DS_BUFFERS == 1:
+            ds_buf = ds_smem
+        else:
+            ds_buf = ds_smem.index(it % 2)
         ds_buf.store(ds_lo)
         fence_async_shared()
         gl.thread_barrier()
         ds_now = gl.convert_layout(ds_lo, lhs_layout)
         dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
                               ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
+        if DS_BUFFERS == 1:  # every warp is done with dS^T and has stored its rows of the dQ tile
+            fence_async_shared()
+            gl.thread_barrier()
+            mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
         p_prev = gl.convert_layout(p_lo, lhs_layout)
         ds_prev = ds_now
         it += 1
@@ -670,15 +681,24 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
                                                  query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
                                                  lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM,
                                                  DEFERRED)
-        ds_buf = ds_smem.index(it % 2)
+        if DS_BUFFERS == 1:
+            ds_buf = ds_smem
+        else:
+            ds_buf = ds_smem.index(it % 2)
         ds_buf.store(ds_lo)
         fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
         gl.thread_barrier()
-        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
-        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+        if DS_BUFFERS == 2:
+            mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
+            mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
         ds_now = gl.convert_layout(ds_lo, lhs_layout)
         dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
                               ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
+        if DS_BUFFERS == 1:  # block i-1's deferred products were waited with this block's dQ, in every warp
+            fence_async_shared()
+            gl.thread_barrier()
+            mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
+            mbarrier.arrive(empty.index((it - 1) % NUM_STAGES))
         p_prev = gl.convert_layout(p_lo, lhs_layout)
         ds_prev = ds_now
         it += 1
@@ -687,8 +707,9 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
         dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk, p_prev, ds_prev])
         fence_async_shared()
         gl.thread_barrier()
-        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
-        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+        if DS_BUFFERS == 2:
+            mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
+            mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
         mbarrier.arrive(empty.index((it - 1) % NUM_STAGES))
     return dk, dv, it
 
@@ -971,13 +992,13 @@ def _persistent_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_
                          lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                          DEFERRED_KV: gl.constexpr):
     """One key block's tile of the persistent MMA warps: ``_fused_ws_mma_tile``, or with DEFERRED_KV > 0
-    ``_fused_ws_mma_tile_deferred`` (two dS^T tiles). Returns (dK / tau, dV, ``it`` advanced)."""
+    ``_fused_ws_mma_tile_deferred``. Returns (dK / tau, dV, ``it`` advanced)."""
     if DEFERRED_KV > 0:
         dk, dv, it = _fused_ws_mma_tile_deferred(
             LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
             kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
             dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DEFERRED_KV)
+            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DEFERRED_KV, DS_BUFFERS)
     else:
         dk, dv, it = _fused_ws_mma_tile(
             LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
@@ -1001,8 +1022,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = 0):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV. With DEFERRED_KV (1: dV, 2: dV and dK) each tile is ``_fused_ws_mma_tile_deferred``'s (two dS^T
-    tiles), that many of a block's key-gradient products deferred to the next block."""
+    dK and dV. With DEFERRED_KV (1: dV, 2: dV and dK) each tile is ``_fused_ws_mma_tile_deferred``'s, that many
+    of a block's key-gradient products deferred to the next block."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -1073,8 +1094,8 @@ def attention_backward_fused_ws_persistent_kernel(
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads``, ``num_units`` and
     ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
     entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
-    evens out the last rounds; otherwise ``schedule`` is None. ``DEFERRED_KV`` (with DS_BUFFERS = 2): each
-    query block's dV product (1) or dV and dK products (2) are issued beside the next block's score products
+    evens out the last rounds; otherwise ``schedule`` is None. ``DEFERRED_KV``: each query block's dV product
+    (1) or dV and dK products (2) are issued beside the next block's score products
     (``_fused_ws_mma_tile_deferred``)."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
