@@ -92,3 +92,33 @@ def test_a_persistent_ws_candidate_runs_the_persistent_kernel_on_a_grid_of_few_p
     q = torch.randn(2, 2, 40, 32, dtype=torch.bfloat16)  # 2 query tiles of 32 rows x 2 heads x 2 sequences
     flashio.attention(q, q, q, is_causal=True)
     assert launched == [(launchers.INTERPRETER_PERSISTENT_PROGRAMS,)]
+
+
+def test_every_forced_fused_backward_form_is_one_the_launcher_accepts():
+    # A forced path whose configuration the launcher refuses would fail only on the GPU, after device time is
+    # spent compiling the rest; every fused-backward form a path forces is checked here (d=256 buckets are the
+    # role-split kernel's, whose launch takes any head dim up to 256).
+    from flashio import launchers
+
+    for name, (_, candidate_lists) in check.forced_paths().items():
+        for head_dim, candidates in candidate_lists.get("BACKWARD_FUSED_CANDIDATES", {}).items():
+            for config in candidates:
+                kernel, constants = launchers.fused_backward_kernel(config, head_dim)
+                assert constants["BLOCK_M"] == config.block_m, (name, head_dim, config)
+
+
+def test_every_fused_backward_probe_form_is_one_the_launcher_accepts():
+    # The same for benchmarks/experiments/fused_backward_persistent/probe.py, whose forms are timed on the GPU.
+    import importlib.util
+    from pathlib import Path
+
+    from flashio import launchers
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "fused_backward_persistent" / "probe.py"
+    spec = importlib.util.spec_from_file_location("fused_backward_persistent_probe", path)
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    for head_dim, forms in probe.FORMS.items():
+        for name, config in forms.items():
+            kernel, constants = launchers.fused_backward_kernel(config, head_dim)
+            assert constants["BLOCK_M"] == config.block_m, (name, head_dim)
