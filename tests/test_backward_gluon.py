@@ -241,12 +241,16 @@ def test_deferred_key_gradient_products_reach_the_persistent_kernel_and_leave_th
     assert "DEFERRED_KV" not in constants  # the kernel's default: the tuned forms compile as before
     d128 = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2, deferred_kv_products=1)
     assert launchers.fused_backward_kernel(d128, 128)[1]["DEFERRED_KV"] == 1
+    # The non-persistent specialised kernel takes it too (one program per key block).
+    plain = replace(configs.BACKWARD_FUSED_CANDIDATES[128][0], num_stages=3, dq_buffers=1, deferred_kv_products=1)
+    kernel, constants = launchers.fused_backward_kernel(plain, 128)
+    assert kernel is backward_gluon.attention_backward_fused_ws_kernel and constants["DEFERRED_KV"] == 1
+    assert "DEFERRED_KV" in inspect.signature(kernel.fn).parameters
 
 
 @pytest.mark.parametrize("change", [
     pytest.param(dict(num_stages=2), id="two Q/dO slots, two dS tiles"),
     pytest.param(dict(ds_buffers=1, num_stages=1), id="one Q/dO slot, one dS tile"),
-    pytest.param(dict(persistent=False, balanced_schedule=False), id="not persistent"),
     pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False), id="not specialised"),
     pytest.param(dict(deferred_kv_products=1, dq_chunks=2), id="dK beside dQ in chunks"),
 ])
@@ -254,7 +258,7 @@ def test_deferred_key_gradient_products_are_refused_where_the_kernel_cannot_take
     # A block's Q/dO slot is handed back one block late (its deferred products run during the next block; with
     # two dS tiles two blocks late): with no slot beyond those held, the loader could not fetch the next block.
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], deferred_kv_products=2)
-    with pytest.raises(ValueError, match="deferred_kv_products is a form of the persistent warp-specialised"):
+    with pytest.raises(ValueError, match="deferred_kv_products is a form of the warp-specialised fused backward"):
         launchers.fused_backward_kernel(replace(config, **change), 64)
 
 

@@ -427,8 +427,11 @@ def forced_paths() -> dict:
             replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
         "backward: fused five-product (Gluon), persistent, dK/dV products deferred, one dS tile": fused_backward(
             replace(tuned_d64, ds_buffers=1, deferred_kv_products=2), replace(tuned_d128, deferred_kv_products=1)),
-        "backward: fused five-product (Gluon), persistent, dV products deferred at d=64": fused_backward(
-            replace(tuned_d64, num_stages=4, deferred_kv_products=1), tuned_d128),
+        # dV alone deferred at d=64 (four slots), and at d=128 on the non-persistent specialised kernel (three
+        # slots, one dQ tile).
+        "backward: fused five-product (Gluon), dV products deferred": fused_backward(
+            replace(tuned_d64, num_stages=4, deferred_kv_products=1),
+            replace(specialised, num_stages=3, dq_buffers=1, stats_in_shared=True, deferred_kv_products=1)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

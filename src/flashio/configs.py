@@ -84,7 +84,7 @@ class TileConfig:
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
     both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
-    ``deferred_kv_products`` (persistent specialised fused backward, ``num_stages`` > ``ds_buffers``): how many
+    ``deferred_kv_products`` (specialised fused backward, ``num_stages`` > ``ds_buffers``): how many
     of each query block's key-gradient products are issued after the next block's score products, so that
     they run on the tensor cores during that block's exponentials -- 0, 1 (dV) or 2 (dV and dK; d <= 64); a
     block's Q/dO slot is then held one block longer (with two dS^T tiles two, so four slots keep the loader

@@ -180,11 +180,11 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     multiprocessor)."""
     if config.deferred_kv_products not in (0, 1, 2):
         raise ValueError(f"deferred_kv_products is 0, 1 (dV) or 2 (dV and dK); got {config.deferred_kv_products}")
-    if config.deferred_kv_products and not (config.warp_specialised and config.persistent
+    if config.deferred_kv_products and not (config.warp_specialised
                                             and config.num_stages >= config.ds_buffers + 1 and not config.split_rows
                                             and not config.split_roles
                                             and (config.deferred_kv_products == 2 or config.dq_chunks == 1)):
-        raise ValueError("deferred_kv_products is a form of the persistent warp-specialised fused backward with at "
+        raise ValueError("deferred_kv_products is a form of the warp-specialised fused backward with at "
                          "least ds_buffers + 1 Q/dO slots (a block's slot is released one block late, with two dS "
                          "tiles two), without split rows or roles, and with 1 (dK beside dQ) dQ in one piece "
                          f"(dq_chunks=1); got {config}")

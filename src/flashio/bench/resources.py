@@ -269,14 +269,19 @@ def surveyed():
         deferred.append((64, replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], ds_buffers=1, deferred_kv_products=2)))
         deferred += [(128, replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=ds_tiles,
                                    deferred_kv_products=1)) for ds_tiles in (1, 2)]
+        deferred.append((128, replace(configs.BACKWARD_FUSED_CANDIDATES[128][0], num_stages=3, dq_buffers=1,
+                                      deferred_kv_products=1)))  # the non-persistent kernel
         for d, config in deferred:
             kernel, constants = launchers.fused_backward_kernel(config, d)
             for causal in (False, True):
-                rows.append((f"backward fused gluon ws persistent deferred{config.deferred_kv_products} "
+                rows.append((f"backward fused gluon ws{' persistent' if config.persistent else ''} "
+                             f"deferred{config.deferred_kv_products} "
                              f"{'two-ds' if config.ds_buffers == 2 else 'one-ds'} "
-                             f"{config.num_stages} slots stats-smem{' kv-regs' if config.kv_in_registers else ''} "
-                             f"balanced{' causal' if causal else ''} d={d}", kernel,
-                             dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
+                             f"{config.num_stages} slots stats-smem{' kv-regs' if config.kv_in_registers else ''}"
+                             f"{' balanced' if config.balanced_schedule else ''}{' causal' if causal else ''} d={d}",
+                             kernel,
+                             dict(constants, IS_CAUSAL=causal,
+                                  **({"LISTED": True} if causal and config.persistent else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

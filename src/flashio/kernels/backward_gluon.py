@@ -722,15 +722,17 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                             DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
-    """The MMA warps (the default partition): this program's one tile (``_fused_ws_mma_tile``). Returns the
+                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
+                            DEFERRED_KV: gl.constexpr = 0):
+    """The MMA warps (the default partition): this program's one tile (``_specialised_mma_tile``). Returns the
     float32 (dK / tau, dV) accumulators, stored after the partitions join."""
-    dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                    num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
-                                    dq_ready, dq_empty, lo * 0, 0,
-                                    BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS,
-                                    KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
+    dk, dv, it = _specialised_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                       num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                       k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
+                                       dq_ready, dq_empty, lo * 0, 0,
+                                       BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                       DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS,
+                                       DEFERRED_KV)
     return dk, dv
 
 
@@ -801,7 +803,7 @@ def attention_backward_fused_ws_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
+    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = 0,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -809,7 +811,7 @@ def attention_backward_fused_ws_kernel(
     issued; LOADER_REGS / REDUCER_REGS are the two one-warp workers' registers per thread (``setmaxnreg``).
     Same arguments and grid; WARPS = the MMA warps (launch num_warps), WARPS + 4 run (the workers are padded
     to a warpgroup). H200, bf16, d=128, 64x128 tiles: 487 TFLOP/s against 475 non-specialised at N=16k, 513
-    against 467 causal 16k."""
+    against 467 causal 16k. ``DEFERRED_KV`` as in the persistent kernel (``_fused_ws_mma_tile_deferred``)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
 
@@ -829,7 +831,7 @@ def attention_backward_fused_ws_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)),
+            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, DEFERRED_KV)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -982,7 +984,7 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
 
 
 @gluon.jit
-def _persistent_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
+def _specialised_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                          seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                          k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
                          dq_empty, it, kv_phase,
@@ -991,8 +993,8 @@ def _persistent_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_
                          DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                          lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                          DEFERRED_KV: gl.constexpr):
-    """One key block's tile of the persistent MMA warps: ``_fused_ws_mma_tile``, or with DEFERRED_KV > 0
-    ``_fused_ws_mma_tile_deferred``. Returns (dK / tau, dV, ``it`` advanced)."""
+    """One key block's tile of the specialised kernels' MMA warps: ``_fused_ws_mma_tile``, or with
+    DEFERRED_KV > 0 ``_fused_ws_mma_tile_deferred``. Returns (dK / tau, dV, ``it`` advanced)."""
     if DEFERRED_KV > 0:
         dk, dv, it = _fused_ws_mma_tile_deferred(
             LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
@@ -1034,7 +1036,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _persistent_mma_tile(
+            dk, dv, it = _specialised_mma_tile(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
@@ -1052,7 +1054,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _persistent_mma_tile(
+            dk, dv, it = _specialised_mma_tile(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
