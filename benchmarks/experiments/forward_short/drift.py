@@ -12,6 +12,9 @@ and the mean SM clock and power over the round; then one line per chunk (CSV) fo
     PYTHONPATH=src timeout 120 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2 \
         --pass forward+backward --causal        # v0.16 "Next" item 2; in v0.17 killed at a 70 s limit
                                                 # before its first print (fresh machine: tuning); give it >= 150 s
+    PYTHONPATH=src timeout 200 python3 benchmarks/experiments/forward_short/drift.py --seconds 2 --rounds 2 \
+        --pass backward --seqlen 16384 --head-dim 64 --dtype fp16   # v0.21 "Next" item 5: the sustained
+                                                # long-sequence backward (0.86x cuDNN sustained, 1.03x interleaved)
 
 Prediction (written before its first run): the SM clock falls from ~1980 MHz during flashio's rounds and
 explains at least half of its rate's fall; cuDNN's clock falls less.
@@ -91,10 +94,12 @@ def main(argv=None):
     parser.add_argument("--head-dim", type=int, default=128)
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
-    parser.add_argument("--pass", dest="which", choices=("forward", "forward+backward"), default="forward",
+    parser.add_argument("--pass", dest="which", choices=("forward", "forward+backward", "backward"),
+                        default="forward",
                         help="forward: launchers.attention_forward against SDPA's cuDNN forward; "
                              "forward+backward: flashio.attention and SDPA's cuDNN backend, each with .backward "
-                             "(rate at 3.5x the forward's FLOPs)")
+                             "(rate at 3.5x the forward's FLOPs); backward: launchers.attention_backward on a "
+                             "saved forward against cuDNN's backward on a retained graph (2.5x)")
     args = parser.parse_args(argv)
     n, d = args.seqlen, args.head_dim
     batch, heads = 16384 // n, 2048 // d
@@ -127,6 +132,20 @@ def main(argv=None):
 
         systems = {"flashio": with_backward(lambda: flashio.attention(q, k, v, causal=args.causal)),
                    "cuDNN": with_backward(cudnn_forward)}
+    elif args.which == "backward":
+        flops *= 2.5
+        dout = torch.randn_like(q)
+        out, lse = launchers.attention_forward(q, k, v, layout="bhnd", softmax_scale=d ** -0.5, causal=args.causal,
+                                               dropout_p=0.0, seed=0)
+        leaves = [t.detach().clone().requires_grad_() for t in (q, k, v)]
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            graph = F.scaled_dot_product_attention(*leaves, is_causal=args.causal)
+        systems = {
+            "flashio": lambda: launchers.attention_backward(dout, q, k, v, out, lse, layout="bhnd",
+                                                            softmax_scale=d ** -0.5, causal=args.causal,
+                                                            dropout_p=0.0, seed=0),
+            "cuDNN": lambda: torch.autograd.grad(graph, leaves, dout, retain_graph=True),
+        }
     for fn in systems.values():  # compile, tune, warm
         fn()
     torch.cuda.synchronize()
@@ -142,15 +161,18 @@ def main(argv=None):
     samples = parse_samples(proc.communicate()[0])
     print(f"{args.which}, d={d} N={n} causal={args.causal} {args.dtype}; {len(samples)} nvidia-smi samples")
     print("| system | round | chunks | first chunk TFLOP/s | last chunk TFLOP/s | median TFLOP/s | mean SM MHz | "
-          "mean W |")
-    print("|---|---|---|---|---|---|---|---|")
+          "mean W | median TFLOP/s per GHz |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name, index, chunks in rounds:
         inside = [s for s in samples if chunks[0][0] <= s[0] <= chunks[-1][1]]
         clock = statistics.mean(s[1] for s in inside) if inside else float("nan")
         power = statistics.mean(s[2] for s in inside) if inside else float("nan")
         rates = [c[2] for c in chunks]
-        print(f"| {name} | {index} | {len(chunks)} | {rates[0]:.0f} | {rates[-1]:.0f} | {statistics.median(rates):.0f} | "
-              f"{clock:.0f} | {power:.0f} |")
+        # Rate per clock: a kernel that slows down only with the clock keeps it; one that slows down for
+        # another reason (memory, contention) loses it.
+        median = statistics.median(rates)
+        print(f"| {name} | {index} | {len(chunks)} | {rates[0]:.0f} | {rates[-1]:.0f} | {median:.0f} | {clock:.0f} | "
+              f"{power:.0f} | {median / clock * 1000:.0f} |")
     print("\nsystem,round,wall_start,tflops,sm_mhz,watts")
     for name, index, chunks in rounds:
         for wall, end, rate in chunks:
