@@ -157,8 +157,8 @@ Prediction: d=128 +3-8% over the tuned three-slot form at 1k-4k (the issue-laten
 (twice the work units and a dK/dV exchange per 64-key block cost at long sequences what the overlap gains);
 d=64 within ±5% of its tuned form.
 Outcome (v0.21; results/2026-12-01_h200_v0.21_probes/probe_bwd_run8_d*.txt): correct on the check's small cases
-but slower than the tuned forms at every point: d=128 three stages 19-22% (non-causal 1k 308 against 395, causal
-1k 218 / 278, causal 16k 423 / 525), two stages 27-31%; d=64 three stages 16-24%, four stages with K/V in
+but slower than the tuned forms at every point: d=128 three stages 16-22% (non-causal 1k 308 against 395, causal
+1k 218 / 278, causal 16k 423 / 525), two stages 26-31%; d=64 three stages 14-24%, four stages with K/V in
 registers 12-21%. At d=64 with three stages its gradients were 0.1-0.5 off at the grid's shape (a race the
 small cases missed; check run 22 with the grid-shaped case: dQ error 1.51 against a bound of 0.12). Removed
 from the library, last in commit 392c891. The prediction was wrong in sign.
