@@ -215,7 +215,7 @@ def test_deferred_key_gradient_products_keep_the_tuned_forms_resources(fused_bac
     # keep P^T (and dS^T) of block i in registers across block i+1's exponentials. At d=64 (dV alone or both)
     # the tuned forms' registers hold them: the same shared memory (131 / 147 / 163 KB), one program per SM,
     # the tuned forms' stack (the persistent loops' state: 64 B non-causal, none causal). At d=128 (dV alone)
-    # the stack grows from the tuned form's 64 / 24 B to 80 / 32 B with two dS^T tiles (227 KB, the most a
+    # the stack grows from the tuned form's 64 / 24 B to 88 / 32 B with two dS^T tiles (227 KB, the most a
     # program may take) and 120 / 48 B with one (CPU compile at v0.21; in both, two registers are spilled and
     # reloaded per query block; the non-persistent kernel with three slots and one dQ tile, 211 KB, spills more
     # inside its loop non-causal: 64 B). Products still issued as whole groups: checked below with every fused

@@ -449,6 +449,31 @@ def _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_s
 
 
 @gluon.jit
+def _mma_tile_start(start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase,
+                    s_layout: gl.constexpr, kv_layout: gl.constexpr, dq_layout: gl.constexpr, BLOCK_M: gl.constexpr,
+                    BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr,
+                    KV_IN_REGISTERS: gl.constexpr):
+    """What the MMA warps set up for a key block's tile (the specialised kernels' tile functions): the
+    exponent scale tau log2(e), each key row's first query row (causal), the query columns, zeroed dK/dV
+    accumulators and product tiles, and -- once K_j, V_j have landed (``kv_ready`` phase ``kv_phase``) --
+    the score products' A operands (shared tiles, or with KV_IN_REGISTERS registers)."""
+    qk_scale = softmax_scale * 1.4426950408889634  # tau log2(e): the exponentials are exp2
+    causal_shift = seqlen_k - seqlen_q
+    key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
+    first_row = key_rows - causal_shift
+    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
+    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
+    zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
+    mbarrier.wait(kv_ready, kv_phase)
+    k_operand, v_operand = k_smem, v_smem
+    if KV_IN_REGISTERS:
+        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
+    return qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_operand, v_operand
+
+
+@gluon.jit
 def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                        seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                        k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
@@ -474,7 +499,6 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     has arrived). H200, bf16 (v0.19 probes): with two slots the late hand-back starves the loader (-2% to
     -21%); with three slots at d=64 +2-7% (the d=64 tuned form); at d=128 the third slot fits only with one dQ
     tile, whose late hand-back then costs 2-5%."""
-    LOG2E: gl.constexpr = 1.4426950408889634
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -484,19 +508,9 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                                                         instr_shape=[16, DQ_COLS // (WARPS // 4), 16])
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
 
-    qk_scale = softmax_scale * LOG2E
-    causal_shift = seqlen_k - seqlen_q
-    key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
-    first_row = key_rows - causal_shift
-    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
-    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
-    zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
-    mbarrier.wait(kv_ready, kv_phase)
-    k_operand, v_operand = k_smem, v_smem
-    if KV_IN_REGISTERS:
-        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
+    qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_operand, v_operand = _mma_tile_start(
+        start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase, s_layout, kv_layout,
+        dq_layout, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_COLS, KV_IN_REGISTERS)
     first_it = it
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
@@ -585,6 +599,37 @@ def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, 
 
 
 @gluon.jit
+def _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_buf, dq_ready, dq_empty, empty, it, first_it, zero_dq,
+                         softmax_scale, dv, dk, p_prev, ds_prev, lhs_layout: gl.constexpr, NUM_STAGES: gl.constexpr,
+                         DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+                         DEFERRED: gl.constexpr, DS_BUFFERS: gl.constexpr):
+    """The rest of the block at ring position ``it`` once its dS^T is computed (``_fused_ws_mma_tile_deferred``;
+    the tile's first block is ``first_it``): dS^T stored, the barrier over the MMA warps -- with two dS^T
+    tiles block i-1's dQ tile and block i-2's slot handed on there --, the dQ product (``_dq_of_block``), and
+    with one dS^T tile the barrier that ends the block, after which this block's dQ tile and block i-1's slot
+    are handed on. Returns dV, dK and dS^T as the A operand of this block's deferred dK product."""
+    if DS_BUFFERS == 1:
+        ds_buf = ds_smem
+    else:
+        ds_buf = ds_smem.index(it % 2)
+    ds_buf.store(ds_lo)
+    fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
+    gl.thread_barrier()
+    if DS_BUFFERS == 2:
+        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS), pred=it > first_it)
+        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
+    ds_now = gl.convert_layout(ds_lo, lhs_layout)
+    dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
+                          ds_now, q_buf, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
+    if DS_BUFFERS == 1:  # block i-1's deferred products were waited with this block's dQ, in every warp
+        fence_async_shared()
+        gl.thread_barrier()
+        mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
+        mbarrier.arrive(empty.index((it - 1) % NUM_STAGES), pred=it > first_it)
+    return dv, dk, ds_now
+
+
+@gluon.jit
 def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                                 seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
@@ -627,21 +672,11 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
                                                         instr_shape=[16, DQ_COLS // (WARPS // 4), 16])
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
 
-    qk_scale = softmax_scale * 1.4426950408889634
-    causal_shift = seqlen_k - seqlen_q
-    key_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout))
-    first_row = key_rows - causal_shift
-    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
-    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    zero_s = gl.zeros([BLOCK_N, BLOCK_M], gl.float32, s_layout)
-    zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
+    qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_operand, v_operand = _mma_tile_start(
+        start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase, s_layout, kv_layout,
+        dq_layout, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_COLS, KV_IN_REGISTERS)
     p_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
     ds_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
-    mbarrier.wait(kv_ready, kv_phase)
-    k_operand, v_operand = k_smem, v_smem
-    if KV_IN_REGISTERS:
-        k_operand, v_operand = _score_operands_in_registers(k_smem, v_smem, s_layout)
     first_it = it
     steps = kv_group_size * num_blocks  # (query head of the group, query block), heads outer
     head_base = batch.to(gl.int64) * stride_lb + (kv_head * kv_group_size).to(gl.int64) * stride_lh
@@ -652,22 +687,11 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
         p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + head_base, DELTA + head_base, stride_lm, lo,
                                                  query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
                                                  lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 0)
-        if DS_BUFFERS == 1:
-            ds_buf = ds_smem
-        else:
-            ds_buf = ds_smem.index(it % 2)
-        ds_buf.store(ds_lo)
-        fence_async_shared()
-        gl.thread_barrier()
-        ds_now = gl.convert_layout(ds_lo, lhs_layout)
-        dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                              ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
-        if DS_BUFFERS == 1:  # every warp is done with dS^T and has stored its rows of the dQ tile
-            fence_async_shared()
-            gl.thread_barrier()
-            mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
+        dv, dk, ds_prev = _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_smem.index(stage), dq_ready,
+                                               dq_empty, empty, it, first_it, zero_dq, softmax_scale, dv, dk, p_prev,
+                                               ds_prev, lhs_layout, NUM_STAGES, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS,
+                                               DEFERRED, DS_BUFFERS)
         p_prev = gl.convert_layout(p_lo, lhs_layout)
-        ds_prev = ds_now
         it += 1
     for step in range(1, steps):
         group_index = step // num_blocks
@@ -681,26 +705,11 @@ def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, bat
                                                  query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
                                                  lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM,
                                                  DEFERRED)
-        if DS_BUFFERS == 1:
-            ds_buf = ds_smem
-        else:
-            ds_buf = ds_smem.index(it % 2)
-        ds_buf.store(ds_lo)
-        fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
-        gl.thread_barrier()
-        if DS_BUFFERS == 2:
-            mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
-            mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
-        ds_now = gl.convert_layout(ds_lo, lhs_layout)
-        dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                              ds_now, q_smem.index(stage), DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
-        if DS_BUFFERS == 1:  # block i-1's deferred products were waited with this block's dQ, in every warp
-            fence_async_shared()
-            gl.thread_barrier()
-            mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
-            mbarrier.arrive(empty.index((it - 1) % NUM_STAGES))
+        dv, dk, ds_prev = _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_smem.index(stage), dq_ready,
+                                               dq_empty, empty, it, first_it, zero_dq, softmax_scale, dv, dk, p_prev,
+                                               ds_prev, lhs_layout, NUM_STAGES, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS,
+                                               DEFERRED, DS_BUFFERS)
         p_prev = gl.convert_layout(p_lo, lhs_layout)
-        ds_prev = ds_now
         it += 1
     if steps > 0:  # the last block's deferred products, then its dQ tile and the last two slots handed back
         dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES, DEFERRED)

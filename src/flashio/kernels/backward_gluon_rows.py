@@ -47,10 +47,9 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_entry_block, _persistent_fused_ws_dq_reducer,
+from flashio.kernels.backward_gluon import (_entry_block, _mma_tile_start, _persistent_fused_ws_dq_reducer,
                                             _persistent_fused_ws_loader, _probabilities_and_score_gradients,
-                                            _program_entries, _query_blocks, _score_operands_in_registers,
-                                            _store_key_gradients)
+                                            _program_entries, _query_blocks, _store_key_gradients)
 
 
 @gluon.jit
@@ -65,7 +64,6 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
     of every query head of the group, ring positions from ``it`` on (with KV_IN_REGISTERS its rows of K_j and
     V_j loaded once into registers as the score products' A operands). Returns its float32 (dK / tau, dV)
     rows and ``it`` advanced."""
-    LOG2E: gl.constexpr = 1.4426950408889634
     ROWS: gl.constexpr = BLOCK_N // 2
     DQ_COLS: gl.constexpr = HEAD_DIM // 2
     COL0: gl.constexpr = ROW0 // ROWS * DQ_COLS  # warpgroup 0: dQ columns [0, d/2); 1: [d/2, d)
@@ -77,19 +75,12 @@ def _rows_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, 
                                                         instr_shape=[16, DQ_COLS, 16])
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
 
-    qk_scale = softmax_scale * LOG2E
-    key_rows = start_n + ROW0 + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
-    first_row = key_rows - (seqlen_k - seqlen_q)  # causal: query i sees key j iff i >= j - shift
-    query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
-    dk = gl.zeros([ROWS, HEAD_DIM], gl.float32, kv_layout)
-    dv = gl.zeros([ROWS, HEAD_DIM], gl.float32, kv_layout)
-    zero_s = gl.zeros([ROWS, BLOCK_M], gl.float32, s_layout)
-    zero_dq = gl.zeros([BLOCK_M, DQ_COLS], gl.float32, dq_layout)
-    mbarrier.wait(kv_ready, kv_phase)
-    k_rows = k_smem.slice(ROW0, ROWS, dim=0)
-    v_rows = v_smem.slice(ROW0, ROWS, dim=0)
-    if KV_IN_REGISTERS:
-        k_rows, v_rows = _score_operands_in_registers(k_rows, v_rows, s_layout)
+    # This warpgroup's ROWS key rows as a tile of their own (first_row: causal, query i sees key j iff
+    # i >= j - (seqlen_k - seqlen_q)).
+    qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_rows, v_rows = _mma_tile_start(
+        start_n + ROW0, seqlen_q, seqlen_k, softmax_scale, k_smem.slice(ROW0, ROWS, dim=0),
+        v_smem.slice(ROW0, ROWS, dim=0), kv_ready, kv_phase, s_layout, kv_layout, dq_layout, BLOCK_M, ROWS,
+        HEAD_DIM, DQ_COLS, KV_IN_REGISTERS)
     k_cols = k_smem.slice(COL0, DQ_COLS, dim=1)
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
