@@ -122,3 +122,42 @@ def test_every_fused_backward_probe_form_is_one_the_launcher_accepts():
         for name, config in forms.items():
             kernel, constants = launchers.fused_backward_kernel(config, head_dim)
             assert constants["BLOCK_M"] == config.block_m, (name, head_dim)
+
+
+def test_the_case_watchdog_names_the_case_when_its_body_overruns():
+    import threading
+
+    fired = threading.Event()
+    messages = []
+
+    def on_expire(message):
+        messages.append(message)
+        fired.set()
+
+    with check.CaseWatchdog(0.05, "d256 causal 1k bf16 on forced path 'x'", on_expire):
+        assert fired.wait(5.0)  # a body that never returns in time: the timer fires while it still runs
+    assert len(messages) == 1
+    assert "HANG" in messages[0] and "d256 causal 1k bf16 on forced path 'x'" in messages[0]
+    assert "0.05 s" in messages[0]
+
+
+def test_the_case_watchdog_stays_quiet_when_the_case_finishes_in_time():
+    import time
+
+    messages = []
+    with check.CaseWatchdog(0.2, "quick case", messages.append):
+        pass
+    time.sleep(0.4)  # past the limit: a cancelled timer must not fire afterwards
+    assert messages == []
+
+
+def test_a_zero_case_timeout_starts_no_watchdog():
+    with check.CaseWatchdog(0, "any case", lambda message: None) as watchdog:
+        assert watchdog.timer is None
+
+
+def test_a_negative_case_timeout_is_refused_naming_the_option(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        check.main(["--case-timeout", "-5"])
+    assert stopped.value.code == 2
+    assert "--case-timeout: expected seconds >= 0 (0: no limit); got -5" in capsys.readouterr().err

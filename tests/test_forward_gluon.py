@@ -138,20 +138,6 @@ def test_q_is_handed_back_early_only_by_the_pipelined_persistent_loop_whose_q_do
             launchers.gluon_forward_constants(wrong, 128)
 
 
-def test_the_loop_across_tiles_is_a_form_of_the_pipelined_persistent_forward_storing_from_registers():
-    # The carried tile's output is stored from registers after the next tile's first softmax; the Q buffer
-    # cannot stage it, and the ping-pong turns and the early hand-back are per-tile schedules of their own.
-    across = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
-                                output_from_registers=True, across_tiles=True)
-    assert launchers.gluon_forward_constants(across, 128)["ACROSS_TILES"] is True
-    assert "ACROSS_TILES" not in launchers.gluon_forward_constants(replace(across, across_tiles=False), 128)
-    for wrong in (replace(across, output_from_registers=False), replace(across, pipelined=False),
-                  replace(across, pingpong=True), replace(across, early_q_release=True),
-                  replace(across, block_m=192)):
-        with pytest.raises(ValueError, match="across_tiles"):
-            launchers.gluon_forward_constants(wrong, 64)
-
-
 def test_a_register_capped_gluon_forward_gives_its_consumers_what_the_loader_gives_up():
     # 12 warps x 32 x 80 registers on entry; the loader's warpgroup keeps 24 per thread, the two consumer
     # warpgroups may grow to 104 (a multiple of 8, and 2 x 128 x 104 + 128 x 24 <= 12 x 32 x 80).

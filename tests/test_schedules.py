@@ -114,7 +114,6 @@ def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatc
     (dict(persistent=False, half_diagonal=True, block_n=64), "half_diagonal"),
     (dict(pipelined=False, half_diagonal=True), "half_diagonal"),
     (dict(persistent=False, balanced_schedule=True), "balanced_schedule"),
-    (dict(output_from_registers=True, across_tiles=True, balanced_schedule=True), "balanced_schedule"),
     (dict(q_in_registers=True), "q_in_registers"),  # Q's buffer stages the output: it cannot go back early
     (dict(output_from_registers=True, early_q_release=True, q_in_registers=True), "q_in_registers"),
     (dict(output_from_registers=True, persistent=False, q_in_registers=True), "q_in_registers"),

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import sys
+import threading
 import zlib
 from dataclasses import asdict, dataclass, replace
 from typing import Optional
@@ -322,23 +323,6 @@ def forced_paths() -> dict:
         "forward: Gluon, two programs per multiprocessor, output from registers": gluon_forward(
             TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),
             replace(pipelined, output_from_registers=True), persistent_d256),
-        # The pipelined loop running on across tiles (v0.15; v0.16: slower almost everywhere): with two Q sets (d=128
-        # beside two K/V slots with separate barriers), with one Q set (three slots), and with 64-key blocks
-        # (two Q sets beside five slots at d=128); d=256 with one Q set beside its two separate slots.
-        "forward: Gluon, persistent, across tiles": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, across_tiles=True),
-            replace(persistent, num_stages=2, split_kv=True, output_from_registers=True, q_buffers=2,
-                    across_tiles=True),
-            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
-        "forward: Gluon, persistent, across tiles, one Q set": gluon_forward(
-            replace(persistent, output_from_registers=True, across_tiles=True),
-            replace(persistent, output_from_registers=True, across_tiles=True),
-            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
-        "forward: Gluon, persistent, across tiles, 64-key blocks": gluon_forward(
-            replace(persistent, block_n=64, num_stages=4, output_from_registers=True, q_buffers=2, across_tiles=True),
-            replace(persistent, block_n=64, num_stages=5, output_from_registers=True, q_buffers=2,
-                    across_tiles=True),
-            replace(persistent_d256, output_from_registers=True, across_tiles=True)),
         # v0.18 (prepared): the first consumer's half-seen diagonal block computed over its first half, and
         # the persistent grids' tiles from a balanced list (flashio.schedules); d=256 has 64-key blocks (no
         # half block): its persistent form with the list.
@@ -419,19 +403,6 @@ def forced_paths() -> dict:
         # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
-        # A query block's key-gradient products issued beside the next block's score products (v0.21, prepared):
-        # dV and dK at d=64, dV alone at d=128 (dV and dK there: ptxas serialises the products), with two dS^T
-        # tiles (four Q/dO slots at d=64) or one; d=256 keeps its role-split tile.
-        "backward: fused five-product (Gluon), persistent, dK/dV products deferred, two dS tiles": fused_backward(
-            replace(tuned_d64, num_stages=4, deferred_kv_products=2),
-            replace(tuned_d128, ds_buffers=2, deferred_kv_products=1)),
-        "backward: fused five-product (Gluon), persistent, dK/dV products deferred, one dS tile": fused_backward(
-            replace(tuned_d64, ds_buffers=1, deferred_kv_products=2), replace(tuned_d128, deferred_kv_products=1)),
-        # dV alone deferred at d=64 (four slots), and at d=128 on the non-persistent specialised kernel (three
-        # slots, one dQ tile).
-        "backward: fused five-product (Gluon), dV products deferred": fused_backward(
-            replace(tuned_d64, num_stages=4, deferred_kv_products=1),
-            replace(specialised, num_stages=3, dq_buffers=1, stats_in_shared=True, deferred_kv_products=1)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),
@@ -468,6 +439,44 @@ class forcing:
             setattr(configs, name, value)
         configs.clear_choices()
         return False
+
+
+class CaseWatchdog:
+    """Context manager: if its body (one correctness case, compiles included) has not finished ``seconds``
+    after entry, call ``on_expire(message)`` from a timer thread. A GPU kernel whose barriers never complete
+    blocks the calling thread for good and cannot be interrupted from Python; without this a check would
+    stall silently until an outside time limit, with no word of which path and case hung (v0.22: the forced
+    path of the forward's loop across tiles, at its d=256 case). ``seconds`` <= 0: no watchdog."""
+
+    def __init__(self, seconds: float, label: str, on_expire):
+        self.seconds, self.label, self.on_expire = seconds, label, on_expire
+        self.timer: Optional[threading.Timer] = None
+
+    def __enter__(self):
+        if self.seconds > 0:
+            message = (f"  HANG  {self.label}: no result after {self.seconds:g} s (a kernel that never finishes, "
+                       f"or compiles slower than --case-timeout allows); the check stops here")
+            self.timer = threading.Timer(self.seconds, self.on_expire, args=(message,))
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        if self.timer is not None:
+            self.timer.cancel()
+        return False
+
+
+# Exit status of a check stopped by its watchdog (a failure too, distinct from 1 = a case failed).
+HANG_EXIT_STATUS = 3
+
+
+def _stop_on_hang(message: str) -> None:
+    """The watchdog's action in ``main``: say which case hung, on stdout and stderr, and end the process (the
+    hung kernel's thread cannot be joined; ``os._exit`` leaves it to the driver to tear down)."""
+    print(message, flush=True)
+    print(message.strip(), file=sys.stderr, flush=True)
+    os._exit(HANG_EXIT_STATUS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -521,7 +530,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--systems", nargs="+", default=["flashio", "sdpa_flash", "sdpa_cudnn", "standard"],
                         help="names from flashio.bench.SYSTEMS (e.g. flashio_deterministic, sdpa_efficient, flex)")
     parser.add_argument("--json", type=str, default=None, help="write all results to this file")
+    parser.add_argument("--case-timeout", type=float, default=300.0, metavar="SECONDS",
+                        help="stop with exit status 3, naming the path and case, when one correctness case "
+                             "(its compiles included) has not finished after this long; 0: wait for ever "
+                             "(default 300: a path's first case compiles its kernels in 60-90 s on an H200)")
     args = parser.parse_args(argv)
+    if args.case_timeout < 0:
+        parser.error(f"--case-timeout: expected seconds >= 0 (0: no limit); got {args.case_timeout:g}")
     if not torch.cuda.is_available():
         print("flashio.check: no CUDA GPU visible; this script checks and times the kernels on a GPU. "
               "Run `make test` for the CPU (interpreter) test suite.", file=sys.stderr)
@@ -542,7 +557,9 @@ def main(argv: Optional[list[str]] = None) -> int:
 
         def check_case(case, path_name=None) -> int:
             """Run one case, record it in the report, print its line; 1 if it failed."""
-            result = run_correctness_case(case)
+            label = case.name if path_name is None else f"{case.name} on forced path {path_name!r}"
+            with CaseWatchdog(args.case_timeout, label, _stop_on_hang):
+                result = run_correctness_case(case)
             if path_name is not None:
                 result["path"] = path_name
             report["correctness"].append(result)

@@ -66,9 +66,7 @@ class TileConfig:
     they compute this one (16 KB more shared memory per set at d=128: with ``split_kv`` there);
     ``early_q_release`` (persistent pipelined Gluon forward storing its output from registers or its own
     buffer): Q handed back once the tile's last score product has read it, before that block's softmax,
-    its P V product and the epilogue; ``across_tiles`` (persistent pipelined Gluon forward storing from
-    registers): the pipelined loop runs on across tiles, a tile's last P V product issued with the next
-    tile's first score product and the epilogue after the next tile's first softmax; ``half_diagonal``
+    its P V product and the epilogue; ``half_diagonal``
     (pipelined Gluon forward, causal): a consumer whose rows see only the first half of their last key
     block (the first consumer's diagonal block with 64-row consumers and 128-key blocks) computes that
     block's two products over the half; ``balanced_schedule`` (persistent forward, warp-specialised or
@@ -83,12 +81,7 @@ class TileConfig:
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
-    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
-    ``deferred_kv_products`` (specialised fused backward, ``num_stages`` > ``ds_buffers``): how many
-    of each query block's key-gradient products are issued after the next block's score products, so that
-    they run on the tensor cores during that block's exponentials -- 0, 1 (dV) or 2 (dV and dK; d <= 64); a
-    block's Q/dO slot is then held one block longer (with two dS^T tiles two, so four slots keep the loader
-    ahead).
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
     """
 
     block_m: int
@@ -112,13 +105,11 @@ class TileConfig:
     output_buffer: bool = False
     q_buffers: int = 1
     early_q_release: bool = False
-    across_tiles: bool = False
     half_diagonal: bool = False
     balanced_schedule: bool = False
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
-    deferred_kv_products: int = 0
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -74,28 +74,21 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"output_from_registers and output_buffer exclude each other; got {config}")
     if config.q_buffers not in (1, 2) or (config.q_buffers == 2 and not config.persistent):
         raise ValueError(f"q_buffers is 1, or 2 in the persistent Gluon forward; got {config}")
-    if config.across_tiles and not (config.persistent and config.pipelined and config.output_from_registers
-                                    and not (config.pingpong or config.early_q_release or config.output_buffer)
-                                    and config.block_m == 128):
-        raise ValueError(f"across_tiles is an option of the persistent pipelined two-consumer Gluon forward "
-                         f"storing its output from registers (no ping-pong, no early Q release); got {config}")
     if config.early_q_release and not (config.persistent and config.pipelined
                                        and (config.output_from_registers or config.output_buffer)):
         raise ValueError(f"early_q_release is an option of the persistent pipelined Gluon forward whose Q buffer "
                          f"does not stage the output (output_from_registers or output_buffer); got {config}")
-    if config.half_diagonal and not (config.pipelined and not config.across_tiles
-                                     and config.block_n == 2 * (config.block_m // 2)):
-        raise ValueError(f"half_diagonal is an option of the pipelined two-consumer Gluon forward (not across "
-                         f"tiles) whose key blocks are twice a consumer's rows; got {config}")
-    if config.q_in_registers and not (config.persistent and config.pipelined and not config.across_tiles
+    if config.half_diagonal and not (config.pipelined and config.block_n == 2 * (config.block_m // 2)):
+        raise ValueError(f"half_diagonal is an option of the pipelined two-consumer Gluon forward whose key "
+                         f"blocks are twice a consumer's rows; got {config}")
+    if config.q_in_registers and not (config.persistent and config.pipelined
                                       and (config.output_from_registers or config.output_buffer)
                                       and not config.early_q_release):
         raise ValueError(f"q_in_registers is an option of the persistent pipelined Gluon forward whose Q buffer "
                          f"does not stage the output (output_from_registers or output_buffer; no early Q "
-                         f"release, not across tiles); got {config}")
-    if config.balanced_schedule and not (config.persistent and not config.across_tiles):
-        raise ValueError(f"balanced_schedule is an option of the persistent forward (not across tiles); "
-                         f"got {config}")
+                         f"release); got {config}")
+    if config.balanced_schedule and not config.persistent:
+        raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
@@ -114,7 +107,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"CONSUMERS": 3} if consumers == 3 else {}),
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
-                **({"ACROSS_TILES": True} if config.across_tiles else {}),
                 **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),
                 **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}))
 
@@ -178,22 +170,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     warp-specialised one (``persistent``: in a persistent grid, see ``fused_backward_launch``), or the plain
     one. All take the same arguments and grid, except the persistent kernel (two more, one program per
     multiprocessor)."""
-    if config.deferred_kv_products not in (0, 1, 2):
-        raise ValueError(f"deferred_kv_products is 0, 1 (dV) or 2 (dV and dK); got {config.deferred_kv_products}")
-    if config.deferred_kv_products and not (config.warp_specialised
-                                            and config.num_stages >= config.ds_buffers + 1 and not config.split_rows
-                                            and not config.split_roles
-                                            and (config.deferred_kv_products == 2 or config.dq_chunks == 1)):
-        raise ValueError("deferred_kv_products is a form of the warp-specialised fused backward with at "
-                         "least ds_buffers + 1 Q/dO slots (a block's slot is released one block late, with two dS "
-                         "tiles two), without split rows or roles, and with 1 (dK beside dQ) dQ in one piece "
-                         f"(dq_chunks=1); got {config}")
-    if config.deferred_kv_products == 2 and head_dim > 64:
-        # Compiled for sm_90a (v0.21): at d=128 the held P^T and dS^T beside the dK/dV accumulators leave ptxas
-        # too few registers, and it serialises every warpgroup MMA (one group per k-step) and spills; with dV
-        # alone deferred (1) the products stay whole.
-        raise ValueError(f"deferred_kv_products=2 is compiled for head_dim <= 64 (at larger ones the MMAs run "
-                         f"serialised; 1 defers dV alone); got head_dim={head_dim}")
     if config.ds_buffers not in (1, 2) or (config.ds_buffers == 2 and not (config.warp_specialised
                                                                         and not config.split_roles
                                                                         and config.num_stages >= 2)):
@@ -226,8 +202,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["STATS_IN_SMEM"] = True
         if config.ds_buffers == 2:
             constants["DS_BUFFERS"] = 2
-        if config.deferred_kv_products:
-            constants["DEFERRED_KV"] = config.deferred_kv_products
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

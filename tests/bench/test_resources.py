@@ -210,24 +210,6 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
         assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
 
 
-def test_deferred_key_gradient_products_keep_the_tuned_forms_resources(fused_backward):
-    # v0.21 (prepared): block i's dV (and dK) products held back and issued beside block i+1's score products
-    # keep P^T (and dS^T) of block i in registers across block i+1's exponentials. At d=64 (dV alone or both)
-    # the tuned forms' registers hold them: the same shared memory (131 / 147 / 163 KB), one program per SM,
-    # the tuned forms' stack (the persistent loops' state: 64 B non-causal, none causal). At d=128 (dV alone)
-    # the stack grows from the tuned form's 64 / 24 B to 88 / 32 B with two dS^T tiles (227 KB, the most a
-    # program may take) and 120 / 48 B with one (CPU compile at v0.21; in both, two registers are spilled and
-    # reloaded per query block; the non-persistent kernel with three slots and one dQ tile, 211 KB, spills more
-    # inside its loop non-causal: 64 B). Products still issued as whole groups: checked below with every fused
-    # form (with dV and dK deferred at d=128 they were not).
-    rows = [row for row in fused_backward if "deferred" in row["label"]]
-    assert len(rows) == 16
-    for row in rows:
-        assert_one_12_warp_program_on_warpgroup_mmas(row)
-        assert row["MUFU.EX2"] > 0, row
-        assert row["stack"] <= (64 if row["label"].endswith("d=64") else 120), row
-
-
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):
     # Each product of the fused backwards takes 4-8 k-steps of 16; issued back to back they close one group
     # (gsb0) per product. When ptxas lacks registers for the pipeline it closes a group at every k-step and
@@ -304,13 +286,12 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # consumer thread the causal compile keeps 32 B of stack with the pipelined loop, 8 B with the plain one.
     # Since v0.14 the survey takes every persistent form of flashio.check's forced paths too (ping-pong and
     # separate K/V slots at d=64-256: 8-64 B). v0.15's forms (Q handed back early, two sets of Q buffers, both)
-    # keep those bounds; two sets at d=128 take 193 KB beside two K/V slots. The loop across tiles (v0.15,
-    # prepared) carries a tile's state into the next: 0-48 B at d=64 and d=128, 72 B in the causal d=256
-    # compile (its 64x256 accumulator and the previous tile's coordinates). v0.18's half diagonal block and
+    # keep those bounds; two sets at d=128 take 193 KB beside two K/V slots (the loop across tiles, v0.15-v0.21,
+    # was removed in v0.22: slower, and its d=256 form hung on the H200). v0.18's half diagonal block and
     # tile list (LISTED) keep the bounds: 0-32 B at d=64 and d=128, 48 B at d=256; Q in registers (v0.18,
     # prepared) none at d=64, 8 B at d=128 causal.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 39
+    assert len(rows) == 32
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
-        assert row["stack"] <= (72 if "across-tiles" in row["label"] and "d=256" in row["label"] else 64), row
+        assert row["stack"] <= 64, row

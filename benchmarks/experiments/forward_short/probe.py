@@ -161,7 +161,11 @@ tiles with two Q sets / one Q set / 64-key blocks): d=128 non-causal 1k 526 -> 4
 default, as the per-tile form; the forced check paths ran out of their 200 s budget compiling after 2 of the
 first path's cases (both PASS; check_across.txt). Not profiled; the suspects are the 48 B / 8 B of causal
 stack and the finished tile's epilogue, which now waits behind the next tile's first softmax instead of
-overlapping the loader's next fetch. Not tuned.
+overlapping the loader's next fetch. Not tuned. v0.22: the forced check path with the grid-shaped cases
+stopped at its third case (d=256 causal 1k) twice, for 400 s and more after its first two cases passed in
+seconds (check_run25_all.txt, check_run27_rest.txt in results/2026-12-01_h200_v0.22_probes/; its d=256
+form compiles on the CPU in 7 s): a hang, not the compiles v0.16 blamed. Slower everywhere it ran and hanging
+at d=256: removed in v0.22 (the forms above no longer exist; the commands are the record of the run).
 
 Run 8 (v0.16, prepared, not yet run) measures what the Triton warp-specialised persistent kernel's causal
 mask costs: the kernel the tuner takes at d=128 causal 1k, where flashio is 0.849x cuDNN (v0.16 grid). Triton
@@ -362,24 +366,11 @@ FORMS = {
         "FORWARD_GLUON_CANDIDATES": {
             64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True),),
             128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, output_from_registers=True),)}}),
-    # v0.15 (prepared after the device time was spent, not yet run): the pipelined loop across tiles.
-    "Gluon persistent, across tiles": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                        q_buffers=2, across_tiles=True),),
-        128: (TileConfig(128, 128, 4, 2, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                         split_kv=True, q_buffers=2, across_tiles=True),)}}),
     # v0.17: the persistent Gluon forward's plain loop (each consumer: S = Q K^T, its softmax, P V, each
     # product waited), the shape of the Triton ws persistent kernel but with a mask on the diagonal blocks
     # only (run 8: that kernel's every-block mask costs it 9-27% at d=128 causal).
     "Gluon persistent, plain loop": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 3, "gluon", persistent=True, output_from_registers=True),) for d in (64, 128)}}),
-    "Gluon persistent, across tiles, one Q set": gluon(persistent=True, output_from_registers=True,
-                                                       across_tiles=True),
-    "Gluon persistent, across tiles, 64-key blocks": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (TileConfig(128, 64, 4, 4, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                        q_buffers=2, across_tiles=True),),
-        128: (TileConfig(128, 64, 4, 5, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                         q_buffers=2, across_tiles=True),)}}),
     # v0.18 (prepared): the first consumer's diagonal block over its first half (HALF_DIAGONAL), and the
     # persistent grids' causal tiles from a balanced list (flashio.schedules; LISTED).
     "Gluon persistent (paired), half diagonal": gluon(persistent=True, half_diagonal=True),

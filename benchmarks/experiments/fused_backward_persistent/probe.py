@@ -200,6 +200,21 @@ under the exponentials instead of one, the same barriers and slots), +0-2% at 16
 form 2-5% in v0.19). The non-persistent kernel with dV deferred (three slots, one dQ tile; the tuned
 non-causal d=128 form is that kernel with two slots and two dQ tiles, "ws, LSE/D in shared"): level to -3%
 (its compile spills ~10 registers per block inside the loop non-causal, against none in the tuned form).
+
+Outcome (v0.22, results/2026-12-01_h200_v0.22_probes/, probe_bwd_run9_d128.txt and probe_bwd_run9_d64.txt; bf16,
+whole backward, median of 3 rounds, TFLOP/s): prediction wrong in sign at every point. The forced check paths
+passed first (39 of 39 cases, with the grid-shaped ones). d=128, tuned persistent form -> dV deferred with one /
+two dS^T tiles: non-causal 1k 377 -> 374 / 315, 2k 450 -> 434 / 355, 16k 552 -> 509 / 439; causal 1k 275 -> 269 /
+243, 2k 372 -> 351 / 313, 4k 453 -> 417 / 368, 16k 526 -> 488 / 428 (-1% to -8% with one tile, -12% to -21% with
+two); the non-persistent kernel with dV deferred -6% to -11% against its tuned form (non-causal 1k 400 -> 367,
+causal 4k 423 -> 394). d=64, the four-slot two-dS^T form -> dV deferred / dV and dK deferred: non-causal 1k 333
+-> 327 / 308, 2k 400 -> 394 / 373, 16k 468 -> 460 / 430; causal 1k 241 -> 239 / 208, 2k 329 -> 322 / 270, 4k 392
+-> 375 / 317, 16k 450 -> 439 / 360 (dV -1% to -4%; both -7% to -20%); both with one dS^T tile and three slots
+-10% to -17% against the tuned three-slot form. Not profiled. The d=64 forms compile with the tuned form's
+registers and no spill and still lose most where causal blocks are short, so the spills seen at d=128 are not
+the whole cause; the likelier one is that a block's dQ wait now also waits for the previous block's deferred
+products (one wait for all outstanding groups), which puts them back on the path they were meant to leave.
+Removed in v0.22 (kernel, option, check paths and forms; the commands above are the record of the run).
 """
 
 import argparse
@@ -253,23 +268,6 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
     _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
                                                                              num_stages=3, kv_in_registers=True)
-# v0.21 (prepared): a query block's dV (and dK) products issued beside the next block's score products (dV and dK
-# only at d=64: at d=128 ptxas serialises that form, and the launcher refuses it)
-_d64 = FORMS[64]
-for _stages in (3, 4):
-    _two_ds = _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages"]
-    _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, deferred dK/dV"] = replace(
-        _two_ds, deferred_kv_products=2)
-    _d64[f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, deferred dV"] = replace(
-        _two_ds, deferred_kv_products=1)
-_d64["ws persistent, LSE/D in shared, balanced, 3 stages, deferred dK/dV"] = replace(
-    _d64["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"], ds_buffers=1, deferred_kv_products=2)
-FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile, deferred dV"] = replace(
-    FORMS[128]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, one dQ tile"], deferred_kv_products=1)
-FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile, deferred dV"] = replace(
-    FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"], deferred_kv_products=1)
-FORMS[128]["ws, LSE/D in shared, 3 stages, one dQ tile, deferred dV"] = replace(
-    FORMS[128]["ws, LSE/D in shared"], num_stages=3, dq_buffers=1, deferred_kv_products=1)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

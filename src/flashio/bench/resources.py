@@ -261,27 +261,6 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
-        # v0.21 (prepared): a block's dV (1) or dV and dK (2) products deferred to the next block: the tuned d=64
-        # forms (and with one dS^T tile), and at d=128 the tuned persistent form with dV alone deferred, with
-        # one or two dS^T tiles.
-        deferred = [(64, replace(config, deferred_kv_products=count))
-                    for count in (1, 2) for config in configs.BACKWARD_FUSED_CANDIDATES[64]]
-        deferred.append((64, replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], ds_buffers=1, deferred_kv_products=2)))
-        deferred += [(128, replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=ds_tiles,
-                                   deferred_kv_products=1)) for ds_tiles in (1, 2)]
-        deferred.append((128, replace(configs.BACKWARD_FUSED_CANDIDATES[128][0], num_stages=3, dq_buffers=1,
-                                      deferred_kv_products=1)))  # the non-persistent kernel
-        for d, config in deferred:
-            kernel, constants = launchers.fused_backward_kernel(config, d)
-            for causal in (False, True):
-                rows.append((f"backward fused gluon ws{' persistent' if config.persistent else ''} "
-                             f"deferred{config.deferred_kv_products} "
-                             f"{'two-ds' if config.ds_buffers == 2 else 'one-ds'} "
-                             f"{config.num_stages} slots stats-smem{' kv-regs' if config.kv_in_registers else ''}"
-                             f"{' balanced' if config.balanced_schedule else ''}{' causal' if causal else ''} d={d}",
-                             kernel,
-                             dict(constants, IS_CAUSAL=causal,
-                                  **({"LISTED": True} if causal and config.persistent else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

@@ -127,10 +127,9 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" split-kv" if choice.split_kv else "") + (" pingpong" if choice.pingpong else "") + \
         (" out-regs" if choice.output_from_registers else "") + (" out-smem" if choice.output_buffer else "") + \
         (" q2" if choice.q_buffers == 2 else "") + (" early-q" if choice.early_q_release else "") + \
-        (" across-tiles" if choice.across_tiles else "") + (" half-diag" if choice.half_diagonal else "") + \
+        (" half-diag" if choice.half_diagonal else "") + \
         (" balanced" if choice.balanced_schedule else "") + (" q-regs" if choice.q_in_registers else "") + \
-        (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "") + \
-        (f" deferred{choice.deferred_kv_products}" if choice.deferred_kv_products else "")
+        (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

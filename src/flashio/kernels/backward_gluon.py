@@ -563,167 +563,6 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
 
 
 @gluon.jit
-def _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it, NUM_STAGES: gl.constexpr,
-                           DEFERRED: gl.constexpr):
-    """The deferred products of the query block at ring position ``it``, issued (asynchronous): dV_j += P^T dO_i
-    and, with DEFERRED = 2, dK_j += dS^T Q_i, with that block's P^T and dS^T kept in registers as A operands."""
-    slot = it % NUM_STAGES
-    dv = warpgroup_mma(p_prev, do_smem.index(slot), dv, is_async=True)
-    if DEFERRED == 2:
-        dk = warpgroup_mma(ds_prev, q_smem.index(slot), dk, is_async=True)
-    return dv, dk
-
-
-@gluon.jit
-def _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev, ds_now,
-                 q_now, DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-                 DEFERRED: gl.constexpr):
-    """dQ_i = tau dS_i K_j for the block at ring position ``it``, from dS^T in shared memory (every MMA warp's
-    rows are there: the caller passed a barrier), waited -- with the deferred products of the previous block
-    issued before it (A operands ``p_prev``, ``ds_prev``) -- and written to its float32 tile once the reducer
-    has emptied it (``dq_empty``). With DEFERRED = 1 this block's dK product (``ds_now``, the A operand, and
-    ``q_now``) is issued beside it and waited after the dQ tile is written. Returns dV and dK, complete."""
-    gl.static_assert(DEFERRED == 2 or DQ_CHUNKS == 1, "dK beside dQ: dQ in one piece")
-    dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(0, DQ_COLS, dim=1), zero_dq, use_acc=False,
-                       is_async=True)
-    if DEFERRED == 2:
-        dq, dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dq, dv, dk, p_prev, ds_prev])
-    else:
-        dk = warpgroup_mma(ds_now, q_now, dk, is_async=True)
-        dq, dv, p_prev = warpgroup_mma_wait(num_outstanding=1, deps=[dq, dv, p_prev])
-    _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS, DQ_CHUNKS,
-                   DQ_BUFFERS)
-    if DEFERRED == 1:
-        dk, ds_now = warpgroup_mma_wait(num_outstanding=0, deps=[dk, ds_now])
-    return dv, dk
-
-
-@gluon.jit
-def _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_buf, dq_ready, dq_empty, empty, it, first_it, zero_dq,
-                         softmax_scale, dv, dk, p_prev, ds_prev, lhs_layout: gl.constexpr, NUM_STAGES: gl.constexpr,
-                         DQ_COLS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-                         DEFERRED: gl.constexpr, DS_BUFFERS: gl.constexpr):
-    """The rest of the block at ring position ``it`` once its dS^T is computed (``_fused_ws_mma_tile_deferred``;
-    the tile's first block is ``first_it``): dS^T stored, the barrier over the MMA warps -- with two dS^T
-    tiles block i-1's dQ tile and block i-2's slot handed on there --, the dQ product (``_dq_of_block``), and
-    with one dS^T tile the barrier that ends the block, after which this block's dQ tile and block i-1's slot
-    are handed on. Returns dV, dK and dS^T as the A operand of this block's deferred dK product."""
-    if DS_BUFFERS == 1:
-        ds_buf = ds_smem
-    else:
-        ds_buf = ds_smem.index(it % 2)
-    ds_buf.store(ds_lo)
-    fence_async_shared()  # also orders this warp's stores of the previous dQ tile before its reduce
-    gl.thread_barrier()
-    if DS_BUFFERS == 2:
-        mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS), pred=it > first_it)
-        mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
-    ds_now = gl.convert_layout(ds_lo, lhs_layout)
-    dv, dk = _dq_of_block(ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, dv, dk, p_prev, ds_prev,
-                          ds_now, q_buf, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS, DEFERRED)
-    if DS_BUFFERS == 1:  # block i-1's deferred products were waited with this block's dQ, in every warp
-        fence_async_shared()
-        gl.thread_barrier()
-        mbarrier.arrive(dq_ready.index(it % DQ_BUFFERS))
-        mbarrier.arrive(empty.index((it - 1) % NUM_STAGES), pred=it > first_it)
-    return dv, dk, ds_now
-
-
-@gluon.jit
-def _fused_ws_mma_tile_deferred(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
-                                seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
-                                dq_empty, it, kv_phase,
-                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                                IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
-                                DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                                lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DEFERRED: gl.constexpr = 2,
-                                DS_BUFFERS: gl.constexpr = 2):
-    """``_fused_ws_mma_tile`` with each query block's dV product -- with DEFERRED = 2 also
-    its dK product -- deferred to the next block (v0.21): block i's deferred products are issued after block
-    i+1's S^T and dP^T, so the tensor cores run dP^T_{i+1} and them while the MMA warps compute the
-    exponentials and dS^T of block i+1 (FlashAttention-3's intra-warpgroup overlap, section 3.2, carried to
-    the backward's five products), where ``_fused_ws_mma_tile`` leaves them only dP^T. Per block: S^T, dP^T
-    and the previous block's deferred products issued; P^T, dS^T; dS^T stored; one barrier over the MMA
-    warps; dQ issued (with DEFERRED = 1 this block's dK beside it) and waited, with it the previous block's
-    deferred products; the dQ tile written. The tile's first block has no predecessor (its products are
-    issued alone), and its last block's deferred products are issued and waited after the loop.
-
-    Hand-backs with two dS^T tiles (DS_BUFFERS = 2), at the barrier of block i (every MMA warp is then done
-    with block i-1 but for its deferred products, which are in flight, and with block i-2 entirely): block
-    i-1's dQ tile (``dq_ready``, stored and fenced) and block i-2's Q/dO slot (``empty``: its deferred
-    products were waited with block i-1's dQ). After the loop: the last block's dQ tile and the last two
-    slots. dS^T alternates between the tiles: block i's store into the tile block i-2 used follows that
-    block's dQ product, which every warp waited before the barrier of block i-1. Three Q/dO slots are held
-    at a block's barrier, so the loader stays ahead with NUM_STAGES >= 4. With one dS^T tile a second
-    barrier ends each block (dS^T may then be rewritten), after which block i's dQ tile and block i-1's slot
-    are handed on: two slots held, and the loader stays ahead with three. The previous block's P^T (and
-    dS^T) stay in registers across the next block's exponentials: at d=64 there is room for both; at d=128,
-    beside the dK/dV accumulators, ptxas serialises the products with both (v0.21, compiled), hence
-    DEFERRED = 1 there.
-    Returns the float32 (dK / tau, dV) accumulators and ``it`` advanced."""
-    DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
-    dtype: gl.constexpr = q_smem.dtype
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
-                                                       instr_shape=[16, BLOCK_M, 16])
-    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
-                                                        instr_shape=[16, HEAD_DIM, 16])
-    dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, WARPS // 4],
-                                                        instr_shape=[16, DQ_COLS // (WARPS // 4), 16])
-    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
-
-    qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_operand, v_operand = _mma_tile_start(
-        start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase, s_layout, kv_layout,
-        dq_layout, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_COLS, KV_IN_REGISTERS)
-    p_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
-    ds_prev = gl.zeros([BLOCK_N, BLOCK_M], dtype, lhs_layout)
-    first_it = it
-    steps = kv_group_size * num_blocks  # (query head of the group, query block), heads outer
-    head_base = batch.to(gl.int64) * stride_lb + (kv_head * kv_group_size).to(gl.int64) * stride_lh
-    if steps > 0:  # the tile's first block: no earlier block's products to issue beside its scores
-        stage = it % NUM_STAGES
-        mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-        s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
-        p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + head_base, DELTA + head_base, stride_lm, lo,
-                                                 query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
-                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM, 0)
-        dv, dk, ds_prev = _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_smem.index(stage), dq_ready,
-                                               dq_empty, empty, it, first_it, zero_dq, softmax_scale, dv, dk, p_prev,
-                                               ds_prev, lhs_layout, NUM_STAGES, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS,
-                                               DEFERRED, DS_BUFFERS)
-        p_prev = gl.convert_layout(p_lo, lhs_layout)
-        it += 1
-    for step in range(1, steps):
-        group_index = step // num_blocks
-        start_m = lo + (step - group_index * num_blocks) * BLOCK_M
-        stats_head = head_base + group_index.to(gl.int64) * stride_lh
-        stage = it % NUM_STAGES
-        mbarrier.wait(ready.index(stage), (it // NUM_STAGES) & 1)
-        s_t, dp_t = _issue_score_products(k_operand, v_operand, q_smem.index(stage), do_smem.index(stage), zero_s)
-        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES, DEFERRED)
-        p_lo, ds_lo = _probabilities_from_scores(s_t, dp_t, LSE + stats_head, DELTA + stats_head, stride_lm, start_m,
-                                                 query_cols, seqlen_q, first_row, qk_scale, dtype, IS_CAUSAL,
-                                                 lse_smem.index(stage), delta_smem.index(stage), STATS_IN_SMEM,
-                                                 DEFERRED)
-        dv, dk, ds_prev = _deferred_block_tail(ds_lo, ds_smem, k_smem, dq_smem, q_smem.index(stage), dq_ready,
-                                               dq_empty, empty, it, first_it, zero_dq, softmax_scale, dv, dk, p_prev,
-                                               ds_prev, lhs_layout, NUM_STAGES, DQ_COLS, DQ_CHUNKS, DQ_BUFFERS,
-                                               DEFERRED, DS_BUFFERS)
-        p_prev = gl.convert_layout(p_lo, lhs_layout)
-        it += 1
-    if steps > 0:  # the last block's deferred products, then its dQ tile and the last two slots handed back
-        dv, dk = _deferred_key_products(p_prev, ds_prev, q_smem, do_smem, dv, dk, it - 1, NUM_STAGES, DEFERRED)
-        dv, dk, p_prev, ds_prev = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk, p_prev, ds_prev])
-        fence_async_shared()
-        gl.thread_barrier()
-        if DS_BUFFERS == 2:
-            mbarrier.arrive(dq_ready.index((it - 1) % DQ_BUFFERS))
-            mbarrier.arrive(empty.index((it - 2) % NUM_STAGES), pred=it - 2 >= first_it)
-        mbarrier.arrive(empty.index((it - 1) % NUM_STAGES))
-    return dk, dv, it
-
-
-@gluon.jit
 def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
@@ -731,17 +570,15 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                             DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
-                            DEFERRED_KV: gl.constexpr = 0):
-    """The MMA warps (the default partition): this program's one tile (``_specialised_mma_tile``). Returns the
+                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
+    """The MMA warps (the default partition): this program's one tile (``_fused_ws_mma_tile``). Returns the
     float32 (dK / tau, dV) accumulators, stored after the partitions join."""
-    dk, dv, it = _specialised_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                       num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                       k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
-                                       dq_ready, dq_empty, lo * 0, 0,
-                                       BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                       DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS,
-                                       DEFERRED_KV)
+    dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                    num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
+                                    dq_ready, dq_empty, lo * 0, 0,
+                                    BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                    DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
     return dk, dv
 
 
@@ -812,7 +649,7 @@ def attention_backward_fused_ws_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = 0,
+    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -820,7 +657,7 @@ def attention_backward_fused_ws_kernel(
     issued; LOADER_REGS / REDUCER_REGS are the two one-warp workers' registers per thread (``setmaxnreg``).
     Same arguments and grid; WARPS = the MMA warps (launch num_warps), WARPS + 4 run (the workers are padded
     to a warpgroup). H200, bf16, d=128, 64x128 tiles: 487 TFLOP/s against 475 non-specialised at N=16k, 513
-    against 467 causal 16k. ``DEFERRED_KV`` as in the persistent kernel (``_fused_ws_mma_tile_deferred``)."""
+    against 467 causal 16k."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
 
@@ -840,7 +677,7 @@ def attention_backward_fused_ws_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, DEFERRED_KV)),
+            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -993,33 +830,6 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
 
 
 @gluon.jit
-def _specialised_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
-                         seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                         k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready,
-                         dq_empty, it, kv_phase,
-                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                         IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
-                         DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                         lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
-                         DEFERRED_KV: gl.constexpr):
-    """One key block's tile of the specialised kernels' MMA warps: ``_fused_ws_mma_tile``, or with
-    DEFERRED_KV > 0 ``_fused_ws_mma_tile_deferred``. Returns (dK / tau, dV, ``it`` advanced)."""
-    if DEFERRED_KV > 0:
-        dk, dv, it = _fused_ws_mma_tile_deferred(
-            LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
-            kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
-            dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DEFERRED_KV, DS_BUFFERS)
-    else:
-        dk, dv, it = _fused_ws_mma_tile(
-            LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
-            kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
-            dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
-    return dk, dv, it
-
-
-@gluon.jit
 def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                                        stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                        seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
@@ -1030,11 +840,10 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                       DS_BUFFERS: gl.constexpr = 1, DEFERRED_KV: gl.constexpr = 0):
+                                       DS_BUFFERS: gl.constexpr = 1):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV. With DEFERRED_KV (1: dV, 2: dV and dK) each tile is ``_fused_ws_mma_tile_deferred``'s, that many
-    of a block's key-gradient products deferred to the next block."""
+    dK and dV."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -1045,12 +854,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _specialised_mma_tile(
+            dk, dv, it = _fused_ws_mma_tile(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, DEFERRED_KV)
+                DS_BUFFERS)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -1063,12 +872,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _specialised_mma_tile(
+            dk, dv, it = _fused_ws_mma_tile(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, DEFERRED_KV)
+                DS_BUFFERS)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -1095,7 +904,6 @@ def attention_backward_fused_ws_persistent_kernel(
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
-    DEFERRED_KV: gl.constexpr = 0,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1105,9 +913,7 @@ def attention_backward_fused_ws_persistent_kernel(
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads``, ``num_units`` and
     ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
     entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
-    evens out the last rounds; otherwise ``schedule`` is None. ``DEFERRED_KV``: each query block's dV product
-    (1) or dV and dK products (2) are issued beside the next block's score products
-    (``_fused_ws_mma_tile_deferred``)."""
+    evens out the last rounds; otherwise ``schedule`` is None."""
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM, DS_BUFFERS)
@@ -1119,7 +925,7 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, DEFERRED_KV)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

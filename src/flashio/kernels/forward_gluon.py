@@ -790,164 +790,6 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 
 
 @gluon.jit
-def _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, batch, head,
-                         first, seqlen_q, acc, m_i, l_i, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr,
-                         row_layout: gl.constexpr, o_layout: gl.constexpr):
-    """LSE and O = acc / l of the ROWS query rows from ``first`` of (batch, head), stored from registers."""
-    rows = first + gl.arange(0, ROWS, layout=row_layout)
-    out = _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q, acc, m_i, l_i,
-                           o_layout)
-    _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM, o_layout)
-
-
-@gluon.jit
-def _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES: gl.constexpr,
-                       SPLIT_KV: gl.constexpr):
-    """O += P V for a tile's last key block (ring position ``last_it``), waited, and the block's V slot (or
-    whole slot) released. Returns O."""
-    last = last_it % NUM_STAGES
-    if SPLIT_KV:
-        mbarrier.wait(kv_ready.index(NUM_STAGES + last), (last_it // NUM_STAGES) & 1)
-    acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
-    if SPLIT_KV:
-        mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
-    else:
-        mbarrier.arrive(kv_empty.index(last))
-    return acc
-
-
-@gluon.jit
-def _persistent_consumer_across_tiles(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                      seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                      q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                      HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
-                                      HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr,
-                                      SPLIT_KV: gl.constexpr, Q_BUFFERS: gl.constexpr, CONSUMERS: gl.constexpr):
-    """One consumer's row block of every tile of this program, the pipelined loop running on across tiles:
-    a tile's last P V product is issued together with the next tile's first score product, the next tile's
-    first softmax runs while it is on the tensor cores, and the finished tile's epilogue (LSE, O / l stored
-    from registers) follows. With one program per multiprocessor both consumers otherwise cross every tile
-    boundary with the tensor cores idle (v0.15: 1.5-1.9 block-times per tile at d=128). The previous tile's
-    state (O, its last P, m, l, where its rows are) is carried in ``pending``; a tile whose rows see no key
-    (``own_end`` = 0) first finishes the pending one. Waiting for the next tile's first K block while the
-    previous tile's last block still holds its slot is safe: a consumer skips at most one block of a tile
-    (the other consumer's diagonal, 64 rows), so that K block's slot was freed two ring positions earlier
-    (three slots, or K and V slots of their own)."""
-    LOG2E: gl.constexpr = 1.4426950408889634
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
-    lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    row_layout: gl.constexpr = gl.SliceLayout(1, s_layout)
-    causal_shift = seqlen_k - seqlen_q
-    qk_scale = softmax_scale * LOG2E
-    num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
-    it = num_blocks * 0
-    tile_iter = num_blocks * 0
-    pending = num_blocks * 0  # 1 while the previous tile's last P V product and epilogue are outstanding
-    last_it = num_blocks * 0  # ring position of that product's V block
-    prev_first = num_blocks * 0
-    prev_batch = num_blocks * 0
-    prev_head = num_blocks * 0
-    acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
-    p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
-    m_i = gl.full([ROWS], float("-inf"), gl.float32, row_layout)
-    l_i = gl.zeros([ROWS], gl.float32, row_layout)
-    for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
-            block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
-            start_m = block * CONSUMERS * ROWS
-            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
-            first = start_m + HALF * ROWS
-            rows = first + gl.arange(0, ROWS, layout=row_layout)
-            unmasked_end, own_end = _own_keys(first, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N, IS_CAUSAL)
-            q_index = tile_iter % Q_BUFFERS * CONSUMERS + HALF
-            q_buf = q_smem.index(q_index)
-            mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
-            m_fresh = gl.full([ROWS], float("-inf"), gl.float32, row_layout)
-            l_fresh = gl.zeros([ROWS], gl.float32, row_layout)
-            if own_end > 0:
-                # Block 0 of this tile (masked: a mask is correct for any block), and the previous tile's
-                # last P V product beside it when one is pending.
-                slot = it % NUM_STAGES
-                mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-                if pending > 0:
-                    last = last_it % NUM_STAGES
-                    if SPLIT_KV:
-                        mbarrier.wait(kv_ready.index(NUM_STAGES + last), (last_it // NUM_STAGES) & 1)
-                    s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)),
-                                      gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-                    acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
-                    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # in order: the score product is done
-                    if SPLIT_KV:
-                        mbarrier.arrive(kv_empty.index(slot))
-                    p_first, _, m_new, l_new = _online_softmax(s, m_fresh, l_fresh, rows, 0, seqlen_k, causal_shift,
-                                                               qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
-                    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
-                    if SPLIT_KV:
-                        mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
-                    else:
-                        mbarrier.arrive(kv_empty.index(last))
-                    _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                         prev_batch, prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM,
-                                         row_layout, o_layout)
-                else:
-                    s = warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)),
-                                      gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-                    s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
-                    if SPLIT_KV:
-                        mbarrier.arrive(kv_empty.index(slot))
-                    p_first, _, m_new, l_new = _online_softmax(s, m_fresh, l_fresh, rows, 0, seqlen_k, causal_shift,
-                                                               qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
-                p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
-                m_i = m_new
-                l_i = l_new
-                acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
-                it += 1
-                turn_it = it * 0
-                for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
-                    acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p,
-                                                                m_i, l_i, rows, start_n, seqlen_k, causal_shift,
-                                                                qk_scale, q_ready, turn_it, False, IS_CAUSAL, ROWS,
-                                                                BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV,
-                                                                HALF, False)
-                    it += 1
-                for start_n in range(gl.maximum(unmasked_end, BLOCK_N), own_end, BLOCK_N):
-                    acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p,
-                                                                m_i, l_i, rows, start_n, seqlen_k, causal_shift,
-                                                                qk_scale, q_ready, turn_it, True, IS_CAUSAL, ROWS,
-                                                                BLOCK_N, NUM_STAGES, s_layout, o_layout, SPLIT_KV,
-                                                                HALF, False)
-                    it += 1
-                _hand_back(q_empty.index(q_index))  # the tile's score products are done: its Q may be replaced
-                last_it = it - 1
-                pending = it * 0 + 1
-                prev_first = first
-                prev_batch = batch
-                prev_head = head
-            else:
-                # No key is visible to these rows: finish the pending tile, then this one is O = 0, LSE = -inf.
-                if pending > 0:
-                    acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
-                    _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                         prev_batch, prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM,
-                                         row_layout, o_layout)
-                _hand_back(q_empty.index(q_index))
-                _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, batch,
-                                     head, first, seqlen_q, gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout), m_fresh,
-                                     l_fresh, ROWS, HEAD_DIM, row_layout, o_layout)
-                pending = it * 0
-            it = _release_unread(kv_ready, kv_empty, own_end, end_n, it, BLOCK_N, NUM_STAGES, SPLIT_KV)
-            tile_iter += 1
-    if pending > 0:
-        acc = _finish_last_block(p, v_smem, kv_ready, kv_empty, last_it, acc, NUM_STAGES, SPLIT_KV)
-        _store_finished_rows(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, prev_batch,
-                             prev_head, prev_first, seqlen_q, acc, m_i, l_i, ROWS, HEAD_DIM, row_layout, o_layout)
-
-
-@gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
                     OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
@@ -1053,7 +895,7 @@ def attention_forward_gluon_persistent_kernel(
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
-    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False, ACROSS_TILES: gl.constexpr = False,
+    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
@@ -1076,12 +918,6 @@ def attention_forward_gluon_persistent_kernel(
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
     is tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
-    gl.static_assert(not ACROSS_TILES or (PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and CONSUMERS == 2
-                                          and not EARLY_Q_RELEASE and not OUTPUT_BUFFER),
-                     "the loop across tiles is a form of the pipelined two-consumer loop storing from registers")
-    gl.static_assert(not ACROSS_TILES or not (HALF_DIAGONAL or LISTED or Q_IN_REGISTERS),
-                     "the loop across tiles takes its tiles round-robin, its diagonal blocks whole and Q from "
-                     "shared memory")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
@@ -1092,25 +928,7 @@ def attention_forward_gluon_persistent_kernel(
 
     # The partitions' argument lists are written out in full: Gluon 3.6 passes a tuple built in the kernel
     # to a partition as run-time values, and the constexprs in it would stop being constexprs.
-    if ACROSS_TILES:
-        gl.warp_specialize([
-            (_persistent_consumer_across_tiles, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
-                                                 stride_lm, seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                                 0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, Q_BUFFERS,
-                                                 CONSUMERS)),
-            (_persistent_consumer_across_tiles, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
-                                                 stride_lm, seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                                 1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, Q_BUFFERS,
-                                                 CONSUMERS)),
-            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
-                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS)),
-        ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
-    elif CONSUMERS == 3:
+    if CONSUMERS == 3:
         gl.warp_specialize([
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
