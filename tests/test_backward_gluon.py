@@ -228,3 +228,33 @@ def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change)
                                 split_rows=True)
     with pytest.raises(ValueError, match="split_rows is a form of the persistent warp-specialised fused backward"):
         launchers.fused_backward_kernel(replace(config, **change), 128)
+
+
+def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_the_default_compile_alone():
+    tuned = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+    for persistent in (False, True):
+        config = replace(tuned, persistent=persistent, balanced_schedule=persistent, late_key_gradient_wait=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 64)
+        assert constants["LATE_KV_WAIT"] is True and constants["DS_BUFFERS"] == 2
+        assert "LATE_KV_WAIT" in inspect.signature(kernel.fn).parameters
+    _, constants = launchers.fused_backward_kernel(tuned, 64)
+    assert "LATE_KV_WAIT" not in constants  # the kernels' default: the tuned forms compile as before
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(dict(ds_buffers=1), id="one dS tile: the slot is handed back at the block's own end"),
+    pytest.param(dict(dq_chunks=2), id="dQ in chunks: a chunk's wait would wait for dV and dK"),
+    pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False, ds_buffers=1),
+                 id="not specialised"),
+])
+def test_a_late_key_gradient_wait_is_refused_where_the_kernel_cannot_take_it(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], late_key_gradient_wait=True)
+    with pytest.raises(ValueError, match="late_key_gradient_wait is a form of the warp-specialised fused backward"):
+        launchers.fused_backward_kernel(replace(config, **change), 64)
+
+
+def test_a_late_key_gradient_wait_is_refused_above_head_dim_64():
+    # Compiled for sm_90a at d=128 (v0.22): ptxas serialises every warpgroup MMA of the form.
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2, late_key_gradient_wait=True)
+    with pytest.raises(ValueError, match=r"late_key_gradient_wait is compiled for head_dim <= 64 .*; got head_dim=128"):
+        launchers.fused_backward_kernel(config, 128)

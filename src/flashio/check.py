@@ -403,6 +403,13 @@ def forced_paths() -> dict:
         # keeps its role-split tile.
         "backward: fused five-product (Gluon), key rows on two MMA partitions": fused_backward(
             replace(rows, num_stages=3, kv_in_registers=True), rows),
+        # A block's dV and dK products waited at the next block's S^T wait instead of at its end (v0.22,
+        # prepared): the tuned d=64 form and its four-slot neighbour (d=128: ptxas serialises the form; the
+        # launcher refuses it there).
+        "backward: fused five-product (Gluon), dV and dK waited at the next block": fused_backward(
+            replace(tuned_d64, late_key_gradient_wait=True), tuned_d128),
+        "backward: fused five-product (Gluon), dV and dK waited at the next block, four slots at d=64": fused_backward(
+            replace(tuned_d64, num_stages=4, late_key_gradient_wait=True), tuned_d128),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -81,7 +81,11 @@ class TileConfig:
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
     fused backward, ``kernels/backward_gluon_rows.py``): the 128 key rows of a block on two 4-warp MMA
     warpgroups that are partitions of their own (``num_warps`` = 4), meeting only where the dQ product needs
-    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them.
+    both halves of dS^T, each handing its Q/dO slot and dQ half back when it is done with them;
+    ``late_key_gradient_wait`` (specialised fused backward with ``ds_buffers`` = 2, dQ in one piece): the
+    MMA warps no longer wait for a query block's dV and dK products at the block's end; the next block's
+    wait for its S^T product covers them (warpgroup MMAs retire in issue order), so a warp takes its next
+    Q/dO slot and LSE/D rows with them still on the tensor cores.
     """
 
     block_m: int
@@ -110,6 +114,7 @@ class TileConfig:
     q_in_registers: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
+    late_key_gradient_wait: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -175,6 +175,18 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                                                         and config.num_stages >= 2)):
         raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
                          f"Q/dO slots are released one query block late); got {config}")
+    if config.late_key_gradient_wait and not (config.warp_specialised and config.ds_buffers == 2
+                                              and config.dq_chunks == 1 and not config.split_rows
+                                              and not config.split_roles):
+        raise ValueError("late_key_gradient_wait is a form of the warp-specialised fused backward with two dS "
+                         "tiles (ds_buffers=2: a block's Q/dO slot is handed back after the next block's score "
+                         "products, which retire after its dV and dK) and dQ in one piece (dq_chunks=1: a dQ "
+                         f"chunk's wait would wait for them), without split rows or roles; got {config}")
+    if config.late_key_gradient_wait and head_dim > 64:
+        # Compiled for sm_90a (v0.22): at d=128 the two 64 x 128 accumulators in flight across the loop's back
+        # edge leave ptxas too few registers, and it serialises every warpgroup MMA (32 groups of one k-step).
+        raise ValueError(f"late_key_gradient_wait is compiled for head_dim <= 64 (at larger ones the MMAs run "
+                         f"serialised); got head_dim={head_dim}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -202,6 +214,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["STATS_IN_SMEM"] = True
         if config.ds_buffers == 2:
             constants["DS_BUFFERS"] = 2
+        if config.late_key_gradient_wait:
+            constants["LATE_KV_WAIT"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -210,6 +210,27 @@ def test_row_split_fused_backward_gives_its_two_mma_partitions_240_registers_wit
         assert row["stack"] <= 112 and row["MUFU.EX2"] > 0, row
 
 
+def test_a_late_key_gradient_wait_leaves_the_tensor_cores_busy_across_the_block_boundary(fused_backward):
+    # v0.22 (prepared): the tuned d=64 tile drains its MMAs (a wait for every group in flight) right before its
+    # loop's back edge; with late_key_gradient_wait that wait moves after the loop, and nothing else changes:
+    # registers, stack and shared memory as the tuned forms (three or four slots).
+    late = [row for row in fused_backward if "late dK/dV wait" in row["label"]]
+    tuned = {row["label"].replace("ws persistent ds2", ""): row for row in fused_backward
+             if "ws persistent ds2" in row["label"]}
+    assert len(late) == 4 and len(tuned) == 2
+    for row in late:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row.get("MMA_drains_at_back_edges", 0) == 0, row
+        assert row["registers"] == 168 and row["stack"] <= 64, row
+    for row in tuned.values():  # the measure itself: the tuned causal forms do drain there
+        assert row["MMA_drains_at_back_edges"] == 1, row
+    for row in late:
+        if "causal" in row["label"]:
+            match = next(t for t in tuned.values() if t["num_stages"] == row["num_stages"])
+            assert (row["registers"], row["stack"], row["shared_kb"]) == \
+                (match["registers"], match["stack"], match["shared_kb"]), (row, match)
+
+
 def test_no_fused_backward_form_has_its_warpgroup_mmas_serialised(fused_backward):
     # Each product of the fused backwards takes 4-8 k-steps of 16; issued back to back they close one group
     # (gsb0) per product. When ptxas lacks registers for the pipeline it closes a group at every k-step and

@@ -215,6 +215,27 @@ registers and no spill and still lose most where causal blocks are short, so the
 the whole cause; the likelier one is that a block's dQ wait now also waits for the previous block's deferred
 products (one wait for all outstanding groups), which puts them back on the path they were meant to leave.
 Removed in v0.22 (kernel, option, check paths and forms; the commands above are the record of the run).
+
+Run 10 (v0.22, prepared after the device time was spent, not yet run): no product moves, only a wait. The tuned
+d=64 tile (two dS^T tiles) ends each query block waiting for its dV and dK products, although nothing before the
+next block's S^T wait needs them: its Q/dO slot is handed back after the next block's barrier, and warpgroup MMA
+groups retire in issue order, so that S^T wait covers them. ``late_key_gradient_wait`` drops the end-of-block
+wait (the accumulators cross the loop's back edge in flight; they are waited after the loop). Compiled for sm_90a
+on the CPU: in the SASS the ``WARPGROUP.DEPBAR.LE gsb0, 0x0`` that preceded the loop's back-edge branch now
+follows it (after the loop), causal and non-causal; registers (168), stack (64 B non-causal, none causal), shared
+memory (147 / 163 KB) and the five HGMMA groups per block as the tuned forms. At d=128 (two dS^T tiles) ptxas
+serialises every product of the form (32 groups of one k-step): refused there. First the check paths, then
+
+    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases --case-timeout 120 \
+        --paths "dV and dK waited at the next block"   # two paths
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --forms "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages, late dK/dV wait" \
+        "ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages, late dK/dV wait"
+
+Prediction: +1-3% at d=64 N <= 2k (a warp starts its next block's slot wait, LSE/D reads and score products up to
+one dV/dK product time sooner), level at 16k (the loader, not the warps' issue, sets the pace there).
 """
 
 import argparse
@@ -268,6 +289,11 @@ for _d, _forms in FORMS.items():  # v0.19 (prepared): the key rows on two MMA pa
     _forms["rows persistent, balanced, 3 stages"] = replace(_forms["rows persistent, balanced"], num_stages=3)
     _forms["rows persistent, balanced, 3 stages, K/V in registers"] = replace(_forms["rows persistent, balanced"],
                                                                              num_stages=3, kv_in_registers=True)
+# v0.22 (prepared): a block's dV and dK products waited at the next block's S^T wait (two dS^T tiles)
+for _stages in (3, 4):
+    FORMS[64][f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, late dK/dV wait"] = replace(
+        FORMS[64][f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages"],
+        late_key_gradient_wait=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

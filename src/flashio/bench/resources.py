@@ -23,6 +23,7 @@ import argparse
 import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -134,10 +135,20 @@ def resources(compiled, num_warps: int) -> dict:
     per_sm = min(H200_REGISTERS_PER_SM // (registers * threads), H200_SHARED_PER_SM // (shared + 1024),
                  H200_MAX_WARPS_PER_SM // num_warps)
     opcodes = Counter()
+    previous = ""
     for line in sass.splitlines():
         if "/*" not in line or ";" not in line:
             continue
-        instruction = line.split("*/", 1)[1].strip().split(" ")[0]
+        text = line.split("*/", 1)[1].strip()
+        instruction = text.split(" ")[0]
+        # A wait for every warpgroup MMA in flight right before a loop's back edge (a branch to a lower
+        # address): the loop drains the tensor cores at the end of each iteration (v0.22's late dV/dK wait
+        # moves the fused backward's one from there to after the loop).
+        branch = re.search(r"\bBRA (0x[0-9a-f]+)", text)
+        if branch and previous.startswith("WARPGROUP.DEPBAR.LE gsb0, 0x0") and \
+                int(branch.group(1), 16) < int(line.split("/*", 1)[1].split("*/", 1)[0], 16):
+            opcodes["MMA_drains_at_back_edges"] += 1
+        previous = text
         for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
             if instruction.startswith(name):
                 opcodes[name] += 1
@@ -261,6 +272,16 @@ def surveyed():
                 (" causal d=128" if causal else " d=128")
             rows.append((label, kernel, dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})),
                          config))
+        # v0.22 (prepared): a block's dV and dK products waited at the next block's S^T wait, not at its end:
+        # the tuned d=64 forms (two dS^T tiles). (At d=128 ptxas serialises that form: refused there.)
+        late = [(64, replace(config, late_key_gradient_wait=True)) for config in configs.BACKWARD_FUSED_CANDIDATES[64]]
+        for d, config in late:
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            for causal in (False, True):
+                rows.append((f"backward fused gluon ws persistent late dK/dV wait two-ds {config.num_stages} slots "
+                             f"stats-smem{' kv-regs' if config.kv_in_registers else ''} balanced"
+                             f"{' causal' if causal else ''} d={d}", kernel,
+                             dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

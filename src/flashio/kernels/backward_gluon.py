@@ -45,7 +45,7 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
-                                                              warpgroup_mma_wait)
+                                                              warpgroup_mma_init, warpgroup_mma_wait)
 
 
 @builtin
@@ -481,7 +481,8 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                       lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
+                       lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
+                       LATE_KV_WAIT: gl.constexpr = False):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -498,7 +499,17 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     warpgroup's products still run. Needs NUM_STAGES >= 2 (the slot of block i is released after block i+1
     has arrived). H200, bf16 (v0.19 probes): with two slots the late hand-back starves the loader (-2% to
     -21%); with three slots at d=64 +2-7% (the d=64 tuned form); at d=128 the third slot fits only with one dQ
-    tile, whose late hand-back then costs 2-5%."""
+    tile, whose late hand-back then costs 2-5%.
+
+    LATE_KV_WAIT (DS_BUFFERS = 2, DQ_CHUNKS = 1; v0.22, prepared): a block ends without waiting for its dV and
+    dK products. Warpgroup MMA groups retire in issue order, so the next block's wait for its S^T product
+    (``_probabilities_from_scores``) is also theirs, and it comes before that block's barrier, where this
+    block's Q/dO slot is handed back; meanwhile the warp waits for the next slot and reads its LSE/D rows with
+    dV and dK on the tensor cores. The tile's last block's are waited after the loop. (The accumulators then
+    cross the loop's back edge in flight: at d=64 ptxas keeps them so, its end-of-block wait moving after the
+    loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)"""
+    gl.static_assert(not LATE_KV_WAIT or (DS_BUFFERS == 2 and DQ_CHUNKS == 1),
+                     "a late dV/dK wait needs the slot handed back at the next block's barrier and dQ in one piece")
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -511,6 +522,9 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     qk_scale, first_row, query_cols, dk, dv, zero_s, zero_dq, k_operand, v_operand = _mma_tile_start(
         start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase, s_layout, kv_layout,
         dq_layout, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_COLS, KV_IN_REGISTERS)
+    if LATE_KV_WAIT:  # the accumulators are carried through the loops still in flight: give them that type
+        dk = warpgroup_mma_init(dk)
+        dv = warpgroup_mma_init(dv)
     first_it = it
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
@@ -547,13 +561,16 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             buf = it % DQ_BUFFERS
             _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS, DQ_CHUNKS,
                            DQ_BUFFERS)
-            dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
+            if not LATE_KV_WAIT:
+                dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
             if DS_BUFFERS == 1:
                 fence_async_shared()
                 gl.thread_barrier()
                 mbarrier.arrive(dq_ready.index(buf))
                 mbarrier.arrive(empty.index(stage))
             it += 1
+    if LATE_KV_WAIT:  # the last block's dV and dK (with no block at all, nothing is in flight)
+        dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
     if DS_BUFFERS > 1:  # the tile's last block, released as the next block's barrier would have
         fence_async_shared()
         gl.thread_barrier()
@@ -570,7 +587,8 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                             DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
-                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
+                            lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
+                            LATE_KV_WAIT: gl.constexpr = False):
     """The MMA warps (the default partition): this program's one tile (``_fused_ws_mma_tile``). Returns the
     float32 (dK / tau, dV) accumulators, stored after the partitions join."""
     dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
@@ -578,7 +596,8 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
                                     k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty,
                                     dq_ready, dq_empty, lo * 0, 0,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                    DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)
+                                    DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS,
+                                    LATE_KV_WAIT)
     return dk, dv
 
 
@@ -649,7 +668,7 @@ def attention_backward_fused_ws_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
-    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
+    STATS_IN_SMEM: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
 ):
     """``attention_backward_fused_kernel`` with its phases in warps of their own (FlashAttention-3's backward
     structure): a loader warp (``_fused_ws_loader``), a dQ reduce-add warp (``_fused_ws_dq_reducer``) and the
@@ -677,7 +696,7 @@ def attention_backward_fused_ws_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS)),
+            lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT)),
         (_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -840,7 +859,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                       DS_BUFFERS: gl.constexpr = 1):
+                                       DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV."""
@@ -859,7 +878,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS)
+                DS_BUFFERS, LATE_KV_WAIT)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -877,7 +896,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS)
+                DS_BUFFERS, LATE_KV_WAIT)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -904,6 +923,7 @@ def attention_backward_fused_ws_persistent_kernel(
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
+    LATE_KV_WAIT: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -925,7 +945,7 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
