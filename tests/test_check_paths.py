@@ -161,3 +161,30 @@ def test_a_negative_case_timeout_is_refused_naming_the_option(capsys):
         check.main(["--case-timeout", "-5"])
     assert stopped.value.code == 2
     assert "--case-timeout: expected seconds >= 0 (0: no limit); got -5" in capsys.readouterr().err
+
+
+def test_path_selection_keeps_the_paths_naming_a_text_in_their_order():
+    names = ["forward: a", "backward: b", "forward: c", "backward: d"]
+    assert check.select_paths(names) == names
+    assert check.select_paths(names, ["backward"]) == ["backward: b", "backward: d"]
+    assert check.select_paths(names, [": a", ": d"]) == ["forward: a", "backward: d"]
+
+
+def test_path_shards_cover_every_selected_path_exactly_once():
+    names = [name for name in check.forced_paths()]
+    shards = [check.select_paths(names, None, (k, 3)) for k in (1, 2, 3)]
+    assert sorted(sum(shards, [])) == sorted(names)
+    assert max(map(len, shards)) - min(map(len, shards)) <= 1
+    assert check.select_paths(names, ["backward"], (2, 2)) == check.select_paths(names, ["backward"])[1::2]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("3", "expected K/N with whole numbers"), ("a/b", "expected K/N with whole numbers"),
+    ("0/3", "expected 1 <= K <= N"), ("4/3", "expected 1 <= K <= N"),
+])
+def test_a_bad_path_shard_is_refused_naming_the_option(text, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        check.main(["--path-shard", text])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "--path-shard" in error and message in error and repr(text) in error

@@ -448,6 +448,28 @@ class forcing:
         return False
 
 
+def select_paths(names: list, texts: Optional[list] = None, shard: Optional[tuple] = None) -> list:
+    """The forced paths to run, in their order: those whose name contains one of ``texts`` (all without), and
+    of those, with ``shard`` = (k, n), every n-th from the k-th (1-based) -- so that n runs of the check, each
+    under a device call's time limit, cover every path once between them."""
+    chosen = [name for name in names if not texts or any(text in name for text in texts)]
+    if shard is not None:
+        k, n = shard
+        chosen = chosen[k - 1::n]
+    return chosen
+
+
+def _parse_shard(text: str) -> tuple:
+    """'K/N' -> (K, N), 1 <= K <= N; a clear error otherwise."""
+    parts = text.split("/")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"expected K/N with whole numbers (e.g. 2/3); got {text!r}")
+    k, n = int(parts[0]), int(parts[1])
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"expected 1 <= K <= N; got {text!r}")
+    return k, n
+
+
 class CaseWatchdog:
     """Context manager: if its body (one correctness case, compiles included) has not finished ``seconds``
     after entry, call ``on_expire(message)`` from a timer thread. A GPU kernel whose barriers never complete
@@ -528,6 +550,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                         help="skip re-running correctness cases with each non-default kernel path forced")
     parser.add_argument("--paths", nargs="+", default=None, metavar="TEXT",
                         help="only the forced paths whose name contains one of these texts (e.g. warp-specialised)")
+    parser.add_argument("--path-shard", type=_parse_shard, default=None, metavar="K/N",
+                        help="of the forced paths (after --paths), only every N-th from the K-th: N runs with "
+                             "K = 1..N cover them all (the whole check takes longer than one 600 s device call)")
     parser.add_argument("--skip-default-cases", action="store_true",
                         help="run the correctness cases only with paths forced (after a full check has passed)")
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
@@ -576,9 +601,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         for case in [] if args.skip_default_cases else CORRECTNESS_CASES:
             failures += check_case(case)
         if not args.skip_paths:
-            for path_name, (environment, candidate_lists) in forced_paths().items():
-                if args.paths and not any(text in path_name for text in args.paths):
-                    continue
+            paths = forced_paths()
+            for path_name in select_paths(list(paths), args.paths, args.path_shard):
+                environment, candidate_lists = paths[path_name]
                 print(f"forced path: {path_name}", flush=True)
                 with forcing(environment, candidate_lists):
                     for case in PATH_CASES:
