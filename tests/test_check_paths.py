@@ -156,11 +156,12 @@ def test_a_zero_case_timeout_starts_no_watchdog():
         assert watchdog.timer is None
 
 
-def test_a_negative_case_timeout_is_refused_naming_the_option(capsys):
+@pytest.mark.parametrize("value", ["-5", "nan"])
+def test_a_case_timeout_below_zero_or_not_a_number_is_refused_naming_the_option(value, capsys):
     with pytest.raises(SystemExit) as stopped:
-        check.main(["--case-timeout", "-5"])
+        check.main(["--case-timeout", value])
     assert stopped.value.code == 2
-    assert "--case-timeout: expected seconds >= 0 (0: no limit); got -5" in capsys.readouterr().err
+    assert f"--case-timeout: expected seconds >= 0 (0: no limit); got {value}" in capsys.readouterr().err
 
 
 def test_path_selection_keeps_the_paths_naming_a_text_in_their_order():

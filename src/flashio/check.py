@@ -567,7 +567,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                              "(its compiles included) has not finished after this long; 0: wait for ever "
                              "(default 300: a path's first case compiles its kernels in 60-90 s on an H200)")
     args = parser.parse_args(argv)
-    if args.case_timeout < 0:
+    if not args.case_timeout >= 0:  # also refuses nan
         parser.error(f"--case-timeout: expected seconds >= 0 (0: no limit); got {args.case_timeout:g}")
     if not torch.cuda.is_available():
         print("flashio.check: no CUDA GPU visible; this script checks and times the kernels on a GPU. "
