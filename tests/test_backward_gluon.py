@@ -232,9 +232,12 @@ def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change)
 
 def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_the_default_compile_alone():
     tuned = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+    kernels = {False: backward_gluon.attention_backward_fused_ws_kernel,
+               True: backward_gluon.attention_backward_fused_ws_persistent_kernel}
     for persistent in (False, True):
         config = replace(tuned, persistent=persistent, balanced_schedule=persistent, late_key_gradient_wait=True)
         kernel, constants = launchers.fused_backward_kernel(config, 64)
+        assert kernel is kernels[persistent]
         assert constants["LATE_KV_WAIT"] is True and constants["DS_BUFFERS"] == 2
         assert "LATE_KV_WAIT" in inspect.signature(kernel.fn).parameters
     _, constants = launchers.fused_backward_kernel(tuned, 64)
@@ -244,8 +247,7 @@ def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_th
 @pytest.mark.parametrize("change", [
     pytest.param(dict(ds_buffers=1), id="one dS tile: the slot is handed back at the block's own end"),
     pytest.param(dict(dq_chunks=2), id="dQ in chunks: a chunk's wait would wait for dV and dK"),
-    pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False, ds_buffers=1),
-                 id="not specialised"),
+    pytest.param(dict(split_rows=True, num_warps=4, ds_buffers=2), id="key rows split over two partitions"),
 ])
 def test_a_late_key_gradient_wait_is_refused_where_the_kernel_cannot_take_it(change):
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], late_key_gradient_wait=True)

@@ -105,14 +105,13 @@ def _issue_score_products(k_operand, v_operand, q_buf, do_buf, zero_s):
 @gluon.jit
 def _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q, first_row,
                                qk_scale, dtype: gl.constexpr, IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
-                               STATS_IN_SMEM: gl.constexpr = False, LATER: gl.constexpr = 0):
-    """(P^T, dS^T) in ``dtype`` from the issued S^T and dP^T products (``_issue_score_products``), after which
-    LATER more products were issued: the exponentials of S^T run while dP^T (and those) are on the tensor
-    cores, dS^T = P^T o (dP^T - D_i); the LATER products are still in flight when this returns."""
+                               STATS_IN_SMEM: gl.constexpr = False):
+    """(P^T, dS^T) in ``dtype`` from the issued S^T and dP^T products (``_issue_score_products``): the
+    exponentials of S^T run while dP^T is on the tensor cores, dS^T = P^T o (dP^T - D_i)."""
     LOG2E: gl.constexpr = 1.4426950408889634
     query_rows = start_m + query_cols
     if STATS_IN_SMEM:
-        s_t = warpgroup_mma_wait(num_outstanding=1 + LATER, deps=[s_t])
+        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
         lse = lse_buf.load(query_cols.type.layout)
     else:
         row_in = query_rows < seqlen_q
@@ -120,11 +119,11 @@ def _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start
     lse2 = gl.where(lse == float("-inf"), float("inf"), lse) * LOG2E  # rows that saw no key: P = 0
     if not STATS_IN_SMEM:
         delta = gl.load(delta_head + query_rows * stride_lm, mask=row_in, other=0.0)
-        s_t = warpgroup_mma_wait(num_outstanding=1 + LATER, deps=[s_t])
+        s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
     p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
     if IS_CAUSAL:
         p_t = gl.where(query_rows[None, :] >= first_row[:, None], p_t, 0.0)
-    dp_t = warpgroup_mma_wait(num_outstanding=LATER, deps=[dp_t])
+    dp_t = warpgroup_mma_wait(num_outstanding=0, deps=[dp_t])
     if STATS_IN_SMEM:
         delta = delta_buf.load(query_cols.type.layout)
     ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)

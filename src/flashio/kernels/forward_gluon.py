@@ -454,49 +454,6 @@ def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N:
 
 
 @gluon.jit
-def _release_unread(kv_ready, kv_empty, start, end, it, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr,
-                    SPLIT_KV: gl.constexpr):
-    """Key blocks [start, end) that none of this consumer's rows sees (the other consumer's diagonal):
-    each slot waited for and released unread, so the ring's phases stay in step. Returns the ring position
-    after them."""
-    for start_n in range(start, end, BLOCK_N):
-        slot = it % NUM_STAGES
-        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
-        mbarrier.arrive(kv_empty.index(slot))
-        if SPLIT_KV:
-            mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
-            mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
-        it += 1
-    return it
-
-
-@gluon.jit
-def _normalised_rows(LSE, stride_lb, stride_lh, stride_lm, batch, head, rows, seqlen_q, acc, m_i, l_i,
-                     o_layout: gl.constexpr):
-    """A finished row block: stores LSE = (m + log2 l) / log2(e) (natural log; -inf for rows that saw no
-    key) and returns O = acc / l (0 for those rows) in float32."""
-    LOG2E: gl.constexpr = 1.4426950408889634
-    empty = l_i == 0.0
-    l_safe = gl.where(empty, 1.0, l_i)
-    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
-    gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
-             mask=rows < seqlen_q)
-    return acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-
-
-@gluon.jit
-def _store_rows(O, stride_ob, stride_oh, stride_om, batch, head, rows, seqlen_q, out, HEAD_DIM: gl.constexpr,
-                o_layout: gl.constexpr):
-    """O's rows ``rows`` of (batch, head) from registers (the accumulator's layout: each thread's column
-    pairs), rows past the end of the queries masked."""
-    out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
-    columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
-    gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
-             out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
-
-
-@gluon.jit
 def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, turn, turn_it,
@@ -601,7 +558,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
             _hand_back(q_empty.index(q_index))  # every warp's score products have read Q: the next tile's may land
     else:
         gl.static_assert(not EARLY_Q_RELEASE, "Q is handed back early only when it does not stage the output")
-    # Written out here, not through _release_unread, for the same reason as the epilogue below.
+    # The other consumer's last key block (its diagonal): each slot waited for and released unread, so the
+    # ring's phases stay in step.
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
@@ -611,8 +569,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
             mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
         it += 1
 
-    # The epilogue written out here rather than through _normalised_rows / _store_rows: those helpers order
-    # the index arithmetic differently, and the SASS of the forms measured on the GPU stays as it was.
+    # The epilogue: LSE = (m + log2 l) / log2(e) (natural log; -inf for rows that saw no key), O = acc / l.
     empty = l_i == 0.0
     l_safe = gl.where(empty, 1.0, l_i)
     lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
