@@ -500,14 +500,6 @@ class CaseWatchdog:
 HANG_EXIT_STATUS = 3
 
 
-def _stop_on_hang(message: str) -> None:
-    """The watchdog's action in ``main``: say which case hung, on stdout and stderr, and end the process (the
-    hung kernel's thread cannot be joined; ``os._exit`` leaves it to the driver to tear down)."""
-    print(message, flush=True)
-    print(message.strip(), file=sys.stderr, flush=True)
-    os._exit(HANG_EXIT_STATUS)
-
-
 # --------------------------------------------------------------------------------------------
 # timing
 # --------------------------------------------------------------------------------------------
@@ -587,10 +579,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         previous = os.environ.get("FLASHIO_AUTOTUNE")
         os.environ["FLASHIO_AUTOTUNE"] = "0"
 
+        def stop_on_hang(message: str) -> None:
+            """The watchdog's action: the case's line says it hung, then the process ends (the hung kernel's
+            thread cannot be joined; ``os._exit`` leaves it to the driver to tear down)."""
+            print(message, flush=True)
+            os._exit(HANG_EXIT_STATUS)
+
         def check_case(case, path_name=None) -> int:
             """Run one case, record it in the report, print its line; 1 if it failed."""
             label = case.name if path_name is None else f"{case.name} on forced path {path_name!r}"
-            with CaseWatchdog(args.case_timeout, label, _stop_on_hang):
+            with CaseWatchdog(args.case_timeout, label, stop_on_hang):
                 result = run_correctness_case(case)
             if path_name is not None:
                 result["path"] = path_name

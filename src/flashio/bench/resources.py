@@ -274,13 +274,13 @@ def surveyed():
                          config))
         # v0.22 (prepared): a block's dV and dK products waited at the next block's S^T wait, not at its end:
         # the tuned d=64 forms (two dS^T tiles). (At d=128 ptxas serialises that form: refused there.)
-        late = [(64, replace(config, late_key_gradient_wait=True)) for config in configs.BACKWARD_FUSED_CANDIDATES[64]]
-        for d, config in late:
-            kernel, constants = launchers.fused_backward_kernel(config, d)
+        for tuned in configs.BACKWARD_FUSED_CANDIDATES[64]:
+            config = replace(tuned, late_key_gradient_wait=True)
+            kernel, constants = launchers.fused_backward_kernel(config, 64)
             for causal in (False, True):
                 rows.append((f"backward fused gluon ws persistent late dK/dV wait two-ds {config.num_stages} slots "
                              f"stats-smem{' kv-regs' if config.kv_in_registers else ''} balanced"
-                             f"{' causal' if causal else ''} d={d}", kernel,
+                             f"{' causal' if causal else ''} d=64", kernel,
                              dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,

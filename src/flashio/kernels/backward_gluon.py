@@ -95,20 +95,21 @@ def _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
 
 
 @gluon.jit
-def _issue_score_products(k_operand, v_operand, q_buf, do_buf, zero_s):
-    """S^T = K_j Q_i^T and dP^T = V_j dO_i^T, issued (asynchronous, in this order)."""
+def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
+                                       stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
+                                       IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
+                                       STATS_IN_SMEM: gl.constexpr = False):
+    """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
+    the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
+    out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers). K_j and V_j
+    (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors. The block's LSE
+    and D rows are loaded from global memory while the products run, or with STATS_IN_SMEM read from the
+    shared-memory rows ``lse_buf``/``delta_buf`` (put there by the loader warp) only when each is needed,
+    so that they hold no registers across the products' wait."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    dtype: gl.constexpr = k_operand.dtype
     s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-    return s_t, dp_t
-
-
-@gluon.jit
-def _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q, first_row,
-                               qk_scale, dtype: gl.constexpr, IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
-                               STATS_IN_SMEM: gl.constexpr = False):
-    """(P^T, dS^T) in ``dtype`` from the issued S^T and dP^T products (``_issue_score_products``): the
-    exponentials of S^T run while dP^T is on the tensor cores, dS^T = P^T o (dP^T - D_i)."""
-    LOG2E: gl.constexpr = 1.4426950408889634
     query_rows = start_m + query_cols
     if STATS_IN_SMEM:
         s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
@@ -128,24 +129,6 @@ def _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start
         delta = delta_buf.load(query_cols.type.layout)
     ds_lo = (p_t * (dp_t - delta[None, :])).to(dtype)
     return p_t.to(dtype), ds_lo
-
-
-@gluon.jit
-def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
-                                       stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
-                                       IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
-                                       STATS_IN_SMEM: gl.constexpr = False):
-    """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
-    the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
-    out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers). K_j and V_j
-    (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors. The block's LSE
-    and D rows are loaded from global memory while the products run, or with STATS_IN_SMEM read from the
-    shared-memory rows ``lse_buf``/``delta_buf`` (put there by the loader warp) only when each is needed,
-    so that they hold no registers across the products' wait."""
-    s_t, dp_t = _issue_score_products(k_operand, v_operand, q_buf, do_buf, zero_s)
-    return _probabilities_from_scores(s_t, dp_t, lse_head, delta_head, stride_lm, start_m, query_cols, seqlen_q,
-                                      first_row, qk_scale, k_operand.dtype, IS_CAUSAL, lse_buf, delta_buf,
-                                      STATS_IN_SMEM)
 
 
 @gluon.jit
@@ -432,22 +415,6 @@ def _fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_h
 
 
 @gluon.jit
-def _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS: gl.constexpr,
-                   DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
-    """tau dQ_i into the float32 tile of ring position ``it`` once the reducer has emptied it (``dq_empty``):
-    ``dq`` (complete) is its first DQ_COLS columns; the other column pieces are computed here, one product
-    each, from dS^T in ``ds_buf`` and K_j."""
-    dq_buf = dq_smem.index(it % DQ_BUFFERS)
-    mbarrier.wait(dq_empty.index(it % DQ_BUFFERS), ((it // DQ_BUFFERS) & 1) ^ 1)
-    dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
-    for chunk in gl.static_range(1, DQ_CHUNKS):
-        dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
-                           use_acc=False, is_async=True)
-        dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
-        dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
-
-
-@gluon.jit
 def _mma_tile_start(start_n, seqlen_q, seqlen_k, softmax_scale, k_smem, v_smem, kv_ready, kv_phase,
                     s_layout: gl.constexpr, kv_layout: gl.constexpr, dq_layout: gl.constexpr, BLOCK_M: gl.constexpr,
                     BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr,
@@ -502,7 +469,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
 
     LATE_KV_WAIT (DS_BUFFERS = 2, DQ_CHUNKS = 1; v0.22, prepared): a block ends without waiting for its dV and
     dK products. Warpgroup MMA groups retire in issue order, so the next block's wait for its S^T product
-    (``_probabilities_from_scores``) is also theirs, and it comes before that block's barrier, where this
+    (``_probabilities_and_score_gradients``) is also theirs, and it comes before that block's barrier, where this
     block's Q/dO slot is handed back; meanwhile the warp waits for the next slot and reads its LSE/D rows with
     dV and dK on the tensor cores. The tile's last block's are waited after the loop. (The accumulators then
     cross the loop's back edge in flight: at d=64 ptxas keeps them so, its end-of-block wait moving after the
@@ -558,8 +525,14 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
             dq = warpgroup_mma_wait(num_outstanding=2, deps=[dq])
             buf = it % DQ_BUFFERS
-            _store_dq_tile(dq, ds_buf, k_smem, dq_smem, dq_empty, it, zero_dq, softmax_scale, DQ_COLS, DQ_CHUNKS,
-                           DQ_BUFFERS)
+            dq_buf = dq_smem.index(buf)
+            mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
+            dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
+            for chunk in gl.static_range(1, DQ_CHUNKS):
+                dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
+                                   use_acc=False, is_async=True)
+                dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
+                dq_buf.slice(chunk * DQ_COLS, DQ_COLS, dim=1).store(dq * softmax_scale)
             if not LATE_KV_WAIT:
                 dv, dk = warpgroup_mma_wait(num_outstanding=0, deps=[dv, dk])
             if DS_BUFFERS == 1:
@@ -872,12 +845,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _fused_ws_mma_tile(
-                LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
-                ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, LATE_KV_WAIT)
+            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
+                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
+                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                                            DS_BUFFERS, LATE_KV_WAIT)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -890,12 +864,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            dk, dv, it = _fused_ws_mma_tile(
-                LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
-                ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, LATE_KV_WAIT)
+            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
+                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
+                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                                            DS_BUFFERS, LATE_KV_WAIT)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
