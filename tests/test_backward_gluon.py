@@ -235,7 +235,8 @@ def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_th
     kernels = {False: backward_gluon.attention_backward_fused_ws_kernel,
                True: backward_gluon.attention_backward_fused_ws_persistent_kernel}
     for persistent in (False, True):
-        config = replace(tuned, persistent=persistent, balanced_schedule=persistent, late_key_gradient_wait=True)
+        config = replace(tuned, persistent=persistent, balanced_schedule=persistent, split_tail=persistent,
+                         late_key_gradient_wait=True)
         kernel, constants = launchers.fused_backward_kernel(config, 64)
         assert kernel is kernels[persistent]
         assert constants["LATE_KV_WAIT"] is True and constants["DS_BUFFERS"] == 2
@@ -250,7 +251,7 @@ def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_th
     pytest.param(dict(split_rows=True, num_warps=4, ds_buffers=2), id="key rows split over two partitions"),
 ])
 def test_a_late_key_gradient_wait_is_refused_where_the_kernel_cannot_take_it(change):
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], late_key_gradient_wait=True)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], late_key_gradient_wait=True, split_tail=False)
     with pytest.raises(ValueError, match="late_key_gradient_wait is a form of the warp-specialised fused backward"):
         launchers.fused_backward_kernel(replace(config, **change), 64)
 
@@ -260,3 +261,76 @@ def test_a_late_key_gradient_wait_is_refused_above_head_dim_64():
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], ds_buffers=2, late_key_gradient_wait=True)
     with pytest.raises(ValueError, match=r"late_key_gradient_wait is compiled for head_dim <= 64 .*; got head_dim=128"):
         launchers.fused_backward_kernel(config, 128)
+
+
+# --- the split tail (v0.23): the non-causal persistent backward's last round in pieces ---------------------
+
+def test_a_split_tail_gives_a_non_causal_call_with_a_partial_last_round_the_pieces_table(monkeypatch):
+    # 12 key blocks x 2 KV heads x 12 sequences = 288 on 132 programs: 24 left for a third round, each of the
+    # 16 query blocks of 1000 rows; the kernel reads the pieces (LISTED, SPLIT_TAIL).
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(12, 8, 1000, 128), torch.empty(12, 2, 1500, 128), "bhnd", None)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=True)
+    grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
+    expected = schedules.split_tail_schedule(12, 24, 132, 16)
+    assert grid == (132,) and constants == {"LISTED": True, "SPLIT_TAIL": True}
+    assert trailing[2].tolist() == expected.table()
+    assert launchers.split_tail_extent(config, problem, 132) == (264, 24)
+
+
+def test_a_split_tail_leaves_causal_calls_and_whole_rounds_as_they_were(monkeypatch):
+    problem = launchers.describe(torch.empty(3, 8, 1000, 128), torch.empty(3, 2, 1500, 128), "bhnd", None)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=True)
+    # causal: the balanced list of the tuned form, no pieces
+    assert launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)[2] == {"LISTED": True}
+    # 12 key blocks x 6 on the interpreter's 3 programs: whole rounds, the round-robin pairs (no table)
+    assert launchers.fused_backward_launch(config, problem, torch.device("cpu"))[1:] == ((2, 36, None), {})
+
+
+@pytest.mark.parametrize("change", [dict(persistent=False, balanced_schedule=False), dict(warp_specialised=False),
+                                    dict(split_rows=True, num_warps=4)], ids=["not persistent", "not specialised",
+                                                                              "key rows split"])
+def test_a_split_tail_is_refused_outside_the_persistent_specialised_backward(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=True, **change)
+    with pytest.raises(ValueError, match="split_tail is an option of the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(config, 128)
+
+
+def test_the_split_tail_reaches_all_three_partitions_of_the_persistent_kernel():
+    kernel, constants = launchers.fused_backward_kernel(
+        replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], split_tail=True), 64)
+    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+    assert "SPLIT_TAIL" not in constants  # decided per call (non-causal, a tail): fused_backward_launch
+    for partition in (backward_gluon._persistent_fused_ws_loader, backward_gluon._persistent_fused_ws_dq_reducer,
+                      backward_gluon._persistent_fused_ws_mma_partition, kernel):
+        assert "SPLIT_TAIL" in inspect.signature(partition.fn).parameters
+
+
+@pytest.mark.parametrize("layout", ["bhnd", "bnhd"])
+def test_the_tail_pieces_sums_become_dk_and_dv_in_the_output_precision(layout):
+    # Under the interpreter: 2 sequences x 3 KV heads x 3 key blocks of 32 keys (seqlen_k 80: the last block
+    # holds 16 keys); the last 4 key blocks (ids 14-17) have slots 0-3. Their rows take tau dk and dv from the
+    # buffer, rows past seqlen_k and every other key block stay as they were.
+    torch.manual_seed(0)
+    batch, kv_heads, seqlen_k, head_dim, block_n = 2, 3, 80, 64, 32
+    shape = (batch, kv_heads, seqlen_k, head_dim) if layout == "bhnd" else (batch, seqlen_k, kv_heads, head_dim)
+    dk, dv = torch.zeros(shape, dtype=torch.bfloat16), torch.zeros(shape, dtype=torch.bfloat16)
+    parts = torch.randn(4, 2, block_n, head_dim)
+    problem = launchers.describe(torch.empty(shape), torch.empty(shape), layout, None)
+    launchers.convert_key_gradient_parts(parts, dk, dv, launchers.strides_bhnd(dk, layout),
+                                         launchers.strides_bhnd(dv, layout), 14, problem, block_n)
+    as_bhnd = (lambda t: t) if layout == "bhnd" else (lambda t: t.transpose(1, 2))
+    expected_dk, expected_dv = torch.zeros(batch, kv_heads, seqlen_k, head_dim), torch.zeros(batch, kv_heads,
+                                                                                             seqlen_k, head_dim)
+    for slot, tile in enumerate(range(14, 18)):
+        head_batch, block = divmod(tile, 3)
+        rows = slice(block * block_n, min((block + 1) * block_n, seqlen_k))
+        keys = rows.stop - rows.start
+        expected_dk[head_batch // kv_heads, head_batch % kv_heads, rows] = parts[slot, 0, :keys]
+        expected_dv[head_batch // kv_heads, head_batch % kv_heads, rows] = parts[slot, 1, :keys]
+    # One bfloat16 unit in the last place (2^-7 relative): the interpreter converts float32 by truncation, PyTorch
+    # to the nearest value. Untouched rows stay exactly 0.
+    torch.testing.assert_close(as_bhnd(dk).float(), expected_dk, rtol=2 ** -7, atol=0)
+    torch.testing.assert_close(as_bhnd(dv).float(), expected_dv, rtol=2 ** -7, atol=0)
+    assert torch.count_nonzero(as_bhnd(dk)) == torch.count_nonzero(expected_dk)

@@ -137,3 +137,78 @@ def test_causal_backward_block_work_counts_the_query_blocks_that_see_each_key_bl
 def test_the_backward_pairs_put_the_low_key_block_first():
     assert schedules.pair_order(5, 1, high_first=False) == [(0, 4), (1, 3), (2,)]
     assert schedules.pair_order(5, 1) == [(4, 0), (3, 1), (2,)]
+
+
+# --- the non-causal fused backward's split tail (v0.23) ------------------------------------------------------
+
+def _pieces(schedule):
+    return [(tile, *piece) for tile, piece in zip(schedule.tiles, schedule.pieces)]
+
+
+@pytest.mark.parametrize("blocks_per_head, head_batches, programs, query_blocks",
+                         [(8, 256, 132, 16), (8, 512, 132, 16), (12, 24, 132, 16), (5, 3, 4, 7), (3, 1, 5, 2)])
+def test_a_split_tail_covers_every_query_block_of_every_key_block_exactly_once(blocks_per_head, head_batches,
+                                                                                programs, query_blocks):
+    schedule = schedules.split_tail_schedule(blocks_per_head, head_batches, programs, query_blocks)
+    covered = sorted((tile, block) for tile, first, end, _ in _pieces(schedule) for block in range(first, end))
+    assert covered == [(tile, block) for tile in range(blocks_per_head * head_batches)
+                       for block in range(query_blocks)]
+    assert all(first < end for _, first, end, _ in _pieces(schedule))  # no empty piece
+
+
+def test_a_split_tail_keeps_the_whole_rounds_round_robin_with_whole_key_blocks():
+    # 2048 key blocks (the grid's d=128 1k) on 132 programs: 15 whole rounds, key block t on program t mod 132.
+    schedule = schedules.split_tail_schedule(8, 256, 132, 16)
+    for program in range(132):
+        entries = _pieces(schedule)[schedule.offsets[program]:schedule.offsets[program + 1]]
+        whole = [entry for entry in entries if entry[3] == -1]
+        assert whole == [(program + 132 * r, 0, 16, -1) for r in range(15)]
+        assert all(slot >= 0 for *_, slot in entries[15:])
+
+
+def test_a_split_tail_gives_each_program_a_run_within_one_query_block_of_the_others():
+    schedule = schedules.split_tail_schedule(8, 256, 132, 16)
+    runs = [sum(end - first for _, first, end, slot in _pieces(schedule)[schedule.offsets[p]:schedule.offsets[p + 1]]
+                if slot >= 0) for p in range(132)]
+    assert sum(runs) == 68 * 16 and max(runs) - min(runs) <= 1 and max(runs) == 9
+
+
+def test_a_split_tail_adds_every_tail_piece_into_its_key_blocks_slot():
+    # Slots are the tail's key blocks in order (tile id minus the first tail id), also for a piece that covers
+    # a whole key block: the launcher converts every slot, so none may be left unwritten.
+    schedule = schedules.split_tail_schedule(5, 3, 4, 7)  # 15 key blocks on 4 programs: 3 left
+    pieces = _pieces(schedule)
+    assert {(tile, slot) for tile, _, _, slot in pieces if slot >= 0} == {(12, 0), (13, 1), (14, 2)}
+    assert all(slot == -1 for tile, _, _, slot in pieces if tile < 12)
+
+
+def test_without_a_tail_the_split_schedule_is_the_round_robin_of_whole_key_blocks():
+    schedule = schedules.split_tail_schedule(4, 6, 8, 16)  # 24 key blocks on 8 programs
+    assert all(piece == (0, 16, -1) for piece in schedule.pieces)
+    assert [schedule.program_tiles(p) for p in range(8)] == [(p, p + 8, p + 16) for p in range(8)]
+
+
+def test_a_split_tail_takes_about_half_a_key_block_where_the_round_robin_takes_a_whole_one():
+    # The busiest program in query blocks: 16 x 16 for the round-robin of 2048 key blocks on 132 programs, 15 x
+    # 16 + 9 with the tail split.
+    schedule = schedules.split_tail_schedule(8, 256, 132, 16)
+    entries = _pieces(schedule)
+    busiest = max(sum(end - first for _, first, end, _ in entries[schedule.offsets[p]:schedule.offsets[p + 1]])
+                  for p in range(132))
+    assert busiest == 15 * 16 + 9
+
+
+def test_the_split_table_appends_each_entrys_first_query_block_end_and_slot():
+    schedule = schedules.split_tail_schedule(5, 3, 4, 7)
+    table, entries = schedule.table(), len(schedule.tiles)
+    start = schedule.programs + 1 + entries
+    assert table[:start] == list(schedule.offsets) + list(schedule.tiles)
+    assert table[start:start + entries] == [piece[0] for piece in schedule.pieces]
+    assert table[start + entries:start + 2 * entries] == [piece[1] for piece in schedule.pieces]
+    assert table[start + 2 * entries:] == [piece[2] for piece in schedule.pieces]
+
+
+@pytest.mark.parametrize("arguments", [(0, 3, 4, 7), (5, 0, 4, 7), (5, 3, 0, 7), (5, 3, 4, 0)])
+def test_a_split_tail_refuses_a_count_that_is_not_positive(arguments):
+    with pytest.raises(ValueError, match="must be positive"):
+        schedules.split_tail_schedule(*arguments)

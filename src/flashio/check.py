@@ -192,6 +192,12 @@ CORRECTNESS_CASES = [
     # list), and the only non-causal d=64 case that reaches the fused backward (the others are deterministic,
     # dropout or block-sparse calls, which go to the Triton kernels).
     CorrectnessCase("d64 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64),
+    # v0.23: non-causal shapes whose persistent fused backward leaves a partial last round (key blocks x KV heads
+    # x batch not a multiple of the programs), which a split tail cuts into pieces: the grid's d=128 1k (2048 key
+    # blocks on 132 programs, 68 in the last round) and uneven lengths with GQA (288 on 132: 24 left, each of
+    # 16 query blocks, the last one partial).
+    CorrectnessCase("d128 1k, the grid's 16x16 heads", 16, 16, 16, 1024, 1024, 128),
+    CorrectnessCase("d128 GQA 8/2 1000x1500, 12 sequences", 12, 8, 2, 1000, 1500, 128),
 ]
 
 
@@ -203,7 +209,7 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
     "d128 GQA 8/2 60x1000 causal", "d128 causal 640 (5 key blocks)", "d256 GQA 8/2 1500x1000 causal fp16",
     "d64 causal 1k, the grid's 16x32 heads", "d128 causal 1k, the grid's 16x16 heads",
-    "d64 1k, the grid's 16x32 heads")]
+    "d64 1k, the grid's 16x32 heads", "d128 1k, the grid's 16x16 heads", "d128 GQA 8/2 1000x1500, 12 sequences")]
 
 
 def forced_paths() -> dict:
@@ -410,6 +416,11 @@ def forced_paths() -> dict:
             replace(tuned_d64, late_key_gradient_wait=True), tuned_d128),
         "backward: fused five-product (Gluon), dV and dK waited at the next block, four slots at d=64": fused_backward(
             replace(tuned_d64, num_stages=4, late_key_gradient_wait=True), tuned_d128),
+        # The last, partial round of a non-causal persistent backward cut into one run of query blocks per program,
+        # the pieces' dK/dV added in float32 and converted after the kernel (v0.23): the tuned forms since v0.23
+        # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
+        "backward: fused five-product (Gluon), split tail": fused_backward(
+            replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

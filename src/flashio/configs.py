@@ -85,7 +85,10 @@ class TileConfig:
     ``late_key_gradient_wait`` (specialised fused backward with ``ds_buffers`` = 2, dQ in one piece): the
     MMA warps no longer wait for a query block's dV and dK products at the block's end; the next block's
     wait for its S^T product covers them (warpgroup MMAs retire in issue order), so a warp takes its next
-    Q/dO slot and LSE/D rows with them still on the tensor cores.
+    Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
+    backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
+    run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
+    after the kernel; causal calls are unaffected.
     """
 
     block_m: int
@@ -115,6 +118,7 @@ class TileConfig:
     ds_buffers: int = 1
     split_rows: bool = False
     late_key_gradient_wait: bool = False
+    split_tail: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -232,14 +236,20 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # candidate in a second d=128 grid (results/2026-12-01_h200_v0.20_grid/with_nonpersistent_three_slots/), was
 # within 2% of the fastest non-causal and 1-4% behind the persistent form causal in the tuner's timings (chosen
 # at 5 of 20) and moved no point beyond that run's noise (-2% to +3%): not kept.
+# v0.23 (probe run 11, bf16, median of 3 rounds, results/2026-12-01_h200_v0.23_probes/probe_bwd_run11.txt): the
+# persistent forms with a split tail (``split_tail``: the non-causal round-robin's last, partial round cut into one
+# run of query blocks per program) at non-causal 1k / 2k / 4k / 16k: d=64 329 -> 351, 398 -> 423, 451 -> 464,
+# 482 -> 493 TFLOP/s, d=128 383 -> 407, 467 -> 490, 517 -> 541, 563 -> 577 (cuDNN 373 / 427 / 441 / 451 and
+# 438 / 507 / 531 / 549); causal calls run the same kernel as before (the balanced list). Every persistent
+# candidate takes it.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2),
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True),
          TileConfig(64, 128, 8, 4, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2)),
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
-                     stats_in_shared=True, balanced_schedule=True)),
+                     stats_in_shared=True, balanced_schedule=True, split_tail=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
 }

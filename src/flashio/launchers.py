@@ -137,7 +137,11 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     (``backward``: key blocks of each KV head) launch of ``programs`` programs: with ``balanced_schedule``
     and causal attention the int32 table of ``schedules.balanced_causal_schedule`` for these shapes, made
     once per device and shape (a host-to-device copy on the first call only), and ``LISTED``; else None and
-    no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read)."""
+    no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read). A fused backward
+    with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
+    ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``."""
+    if backward and config.split_tail and not causal:
+        return _split_tail_schedule(config, problem, programs, device)
     if not (config.balanced_schedule and causal):
         return None, {}
     head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
@@ -154,6 +158,32 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         table = _SCHEDULES[key] = launch_plans.persistent(
             torch.tensor(schedule.table(), dtype=torch.int32).to(device))
     return table, {"LISTED": True}
+
+
+def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:
+    """(first tile id, tiles) of a split-tail fused backward's last round (``schedules.split_tail_schedule``):
+    its key blocks' dK/dV are summed in a float32 buffer of that many slots."""
+    tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
+    programs = min(programs, tiles)
+    return tiles // programs * programs, tiles % programs
+
+
+def _split_tail_schedule(config: TileConfig, problem: "Problem", programs: int,
+                         device: torch.device) -> tuple[Optional[torch.Tensor], dict]:
+    if split_tail_extent(config, problem, programs)[1] == 0:
+        return None, {}  # whole rounds: the round-robin has no tail to split
+    head_batches = problem.num_kv_heads * problem.batch
+    key = (device, "split tail", head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
+           config.block_n)
+    table = _SCHEDULES.get(key)
+    if table is None:
+        schedule = schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n), head_batches, programs,
+                                                 cdiv(problem.seqlen_q, config.block_m))
+        if schedule.programs != programs:
+            raise RuntimeError(f"a split-tail schedule of {programs} programs came out with {schedule.programs}")
+        table = _SCHEDULES[key] = launch_plans.persistent(
+            torch.tensor(schedule.table(), dtype=torch.int32).to(device))
+    return table, {"LISTED": True, "SPLIT_TAIL": True}
 
 
 # Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the
@@ -175,6 +205,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                                                         and config.num_stages >= 2)):
         raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
                          f"Q/dO slots are released one query block late); got {config}")
+    if config.split_tail and not (config.warp_specialised and config.persistent and not config.split_rows
+                                  and not config.split_roles):
+        raise ValueError(f"split_tail is an option of the persistent warp-specialised fused backward (without split "
+                         f"rows or roles); got {config}")
     if config.late_key_gradient_wait and not (config.warp_specialised and config.ds_buffers == 2
                                               and config.dq_chunks == 1 and not config.split_rows
                                               and not config.split_roles):
@@ -235,6 +269,16 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
     programs = min(units, persistent_programs(device))
     schedule, listed = persistent_schedule(config, problem, causal, programs, device, backward=True)
     return (programs,), (problem.num_kv_heads, units, schedule), listed
+
+
+def convert_key_gradient_parts(parts: torch.Tensor, dk: torch.Tensor, dv: torch.Tensor, dk_strides: tuple,
+                                dv_strides: tuple, first_tile: int, problem: "Problem", block_n: int) -> None:
+    """dK and dV of the key blocks ``first_tile`` .. ``first_tile + len(parts) - 1`` from their float32 sums in
+    ``parts`` ([slots, 2, block_n, head_dim]: tau dk, dv), which a split-tail fused backward left there."""
+    launch_plans.launch(
+        backward_kernels.key_gradient_parts_kernel, (parts.shape[0],), parts, dk, dv, *dk_strides[:3],
+        *dv_strides[:3], first_tile, cdiv(problem.seqlen_k, block_n), problem.num_kv_heads, problem.seqlen_k,
+        BLOCK_N=block_n, HEAD_DIM=problem.head_dim, num_warps=4)
 
 
 def interpreter_enabled() -> bool:
@@ -748,6 +792,13 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
             _ensure_tma_allocator()
             grid, persistent_arguments, listed = fused_backward_launch(config, problem, q.device, causal)
             kernel, constants = fused_backward_kernel(config, problem.head_dim)
+            parts = None
+            if listed.get("SPLIT_TAIL"):  # the last round's partial dK/dV sums (schedules.split_tail_schedule)
+                first_tile, slots = split_tail_extent(config, problem, grid[0])
+                parts = launch_plans.empty((slots, 2, config.block_n, problem.head_dim), device=q.device,
+                                           dtype=torch.float32)
+                launch_plans.zero_(parts)
+                listed = dict(listed, KEY_GRADIENT_PARTS=parts)
             launch_plans.launch(
                 kernel, grid, q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
@@ -756,6 +807,9 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                 problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale, *persistent_arguments,
                 IS_CAUSAL=causal, num_warps=config.num_warps, **constants, **listed,
             )
+            if parts is not None:
+                convert_key_gradient_parts(parts, dk, dv, tensor_strides["dk"], tensor_strides["dv"], first_tile,
+                                           problem, config.block_n)
 
         if forced == "gluon":
             config = _forced_config(problem, q, forced, configs.INTERPRETER_BACKWARD_DKDV,

@@ -17,6 +17,13 @@ a fixed per-tile overhead. Only the tail is reordered, so the programs at work a
 heads' K/V. The result is a table the kernels read: for program p the tile ids
 ``tiles[offsets[p]:offsets[p + 1]]``, a tile id being ``head_batch * blocks_per_head + block``.
 
+``split_tail_schedule`` is for the non-causal fused backward, whose tiles (key blocks) are all equal: a
+static round-robin leaves the same tail (2048 key blocks at d=128 on 132 programs, 15.5 rounds: 68 programs
+take a 16th block while 64 idle). It keeps the whole rounds and splits the last, partial round's key blocks
+along their query blocks into one contiguous run per program, so the tail takes ~0.5 of a tile's query blocks
+instead of a whole tile. Those pieces' dK and dV are partial sums: the kernel adds them into a float32 buffer
+(one slot per tail key block) that the launcher converts afterwards.
+
 Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape (and keeps
 it: nothing here is cached).
 """
@@ -25,7 +32,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 # A tile's fixed cost (its first score product and softmax, which nothing overlaps, its last P V product and
 # epilogue) in key-block times: 1.5-1.9 measured for the d=128 persistent forward on the H200 (v0.15).
@@ -38,15 +45,25 @@ TAIL_ROUNDS = 2
 
 @dataclass(frozen=True)
 class TileSchedule:
-    """Program p of a persistent grid of ``programs`` takes ``tiles[offsets[p]:offsets[p + 1]]`` in order."""
+    """Program p of a persistent grid of ``programs`` takes ``tiles[offsets[p]:offsets[p + 1]]`` in order.
+    With ``pieces`` (``split_tail_schedule``), entry e covers query blocks [first, end) of its tile and adds
+    its partial gradients into buffer slot ``slot`` (-1: the whole tile, stored directly), where
+    ``pieces[e] = (first, end, slot)``."""
 
     programs: int
     offsets: tuple[int, ...]
     tiles: tuple[int, ...]
+    pieces: Optional[tuple[tuple[int, int, int], ...]] = None
 
     def table(self) -> list[int]:
-        """The kernels' int32 table: the ``programs + 1`` offsets, then the tile ids."""
-        return list(self.offsets) + list(self.tiles)
+        """The kernels' int32 table: the ``programs + 1`` offsets, then the tile ids; with pieces then each
+        entry's first query block, then each entry's end, then each entry's slot (E entries each, E being the
+        last offset)."""
+        table = list(self.offsets) + list(self.tiles)
+        if self.pieces is not None:
+            for field in range(3):
+                table += [piece[field] for piece in self.pieces]
+        return table
 
     def program_tiles(self, program: int) -> tuple[int, ...]:
         return self.tiles[self.offsets[program]:self.offsets[program + 1]]
@@ -112,6 +129,42 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
         lists[program].extend(unit)
         heapq.heappush(finish, (busy + sum(cost[tile % blocks_per_head] for tile in unit), program))
     return _schedule(lists)
+
+
+def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,
+                        query_blocks: int) -> TileSchedule:
+    """Non-causal fused backward: tiles (ids ``head_batch * blocks_per_head + block``, every one with
+    ``query_blocks`` query blocks) round-robin over ``programs`` for the whole rounds; the remaining ``tail``
+    tiles, the last ids, laid end to end as ``tail x query_blocks`` query-block steps and cut into one run
+    per program (the first ``steps mod programs`` runs one step longer), a run becoming one entry per tile it
+    touches. Every tail entry adds into the buffer slot of its tile (``tile - first tail id``), also a run
+    that covers a whole tile, so that the launcher converts every slot; whole-round entries have slot -1.
+    Without a tail (tiles a multiple of ``programs``) the result is the plain round-robin with whole tiles."""
+    if programs < 1 or head_batches < 1 or blocks_per_head < 1 or query_blocks < 1:
+        raise ValueError(f"blocks_per_head, head_batches, programs and query_blocks must be positive; got "
+                         f"{blocks_per_head}, {head_batches}, {programs}, {query_blocks}")
+    tiles = blocks_per_head * head_batches
+    programs = min(programs, tiles)
+    bulk = tiles // programs * programs
+    lists: list[list[tuple[int, int, int, int]]] = [[] for _ in range(programs)]  # (tile, first, end, slot)
+    for tile in range(bulk):
+        lists[tile % programs].append((tile, 0, query_blocks, -1))
+    steps = (tiles - bulk) * query_blocks
+    position = 0
+    for program in range(programs):
+        run = steps // programs + (1 if program < steps % programs else 0)
+        while run > 0:
+            tile, first = bulk + position // query_blocks, position % query_blocks
+            end = min(query_blocks, first + run)
+            lists[program].append((tile, first, end, tile - bulk))
+            run -= end - first
+            position += end - first
+    offsets = [0]
+    for entries in lists:
+        offsets.append(offsets[-1] + len(entries))
+    entries = [entry for program_entries in lists for entry in program_entries]
+    return TileSchedule(programs, tuple(offsets), tuple(entry[0] for entry in entries),
+                        tuple(entry[1:] for entry in entries))
 
 
 def causal_forward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_n: int) -> tuple[float, ...]:

@@ -316,3 +316,19 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
+
+
+def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_round_robin(fused_backward):
+    # v0.23: the tuned persistent forms reading query ranges from their tile list, a tail piece's dK/dV added
+    # to a float32 buffer (paired float adds, relaxed): one 12-warp program on warpgroup MMAs with the tuned
+    # forms' registers; at d=128 the non-causal round-robin form already keeps values on its stack, and the
+    # split one keeps no more there.
+    split = {row["label"].split()[-1]: row for row in fused_backward if "split tail" in row["label"]}
+    assert set(split) == {"d=64", "d=128"}
+    for row in split.values():
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["registers"] == 168 and row["float_atomic_adds"] > 0, row
+    round_robin_label = "backward fused gluon ws persistent 3 slots one dQ tile stats-smem balanced d=128"
+    round_robin = next(row for row in fused_backward if row["label"] == round_robin_label)
+    assert split["d=128"]["stack"] <= round_robin["stack"], (split["d=128"], round_robin)
+    assert round_robin.get("float_atomic_adds", 0) == 0

@@ -60,6 +60,10 @@ Kernel alone, flashio / cuDNN: d=64 non-causal 1k 918 / 794 µs (SM busy 38.8 / 
 5.8 cycles between a warp's issues), d=64 causal 1k 592 / 554 µs (33.7 / 36.4%, 1.21 / 1.47, 9.9 / 6.8), d=128
 causal 1k 507 / 410 µs (39.7 / 49.9%, 0.80 / 1.25, 14.9 / 8.0). Same 12 warps and one program per SM on both
 sides, DRAM 15-33% of peak, L2 hits 69-81% on both: neither is memory-bound; flashio's MMA warps issue less often.
+Run 8 (v0.23): the d=64 non-causal forward, where a polynomial for a share of the exponentials (forward probe
+run 19) lost in proportion to its share: ``--pass forward --forward-form q-regs-half-balanced --point
+64:noncausal:16384`` and ``--forward-form two-programs --point 64:noncausal:1024`` (each the fastest form at its
+point). Prediction: the MUFU (XU) pipe below the issue slots' use; issue slots busy above cuDNN's.
 Run 7 (v0.20): d=128 with ``--backward-form three-slots`` (the tuned causal form since v0.20) and ``rows`` (the
 key rows on two MMA partitions, 1-3% slower in probe run 7) at ``--point 128:causal:1024``, and at
 ``--point 128:noncausal:1024`` ``three-slots`` and ``--stats-in-shared`` (the specialised form the tuner takes
@@ -85,7 +89,7 @@ from flashio.configs import TileConfig
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024))
 FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
-                  (64, True, 1024))
+                  (64, True, 1024), (64, False, 16384), (64, False, 1024))
 # --forward-form: the persistent Gluon forward as tuned since v0.11, with its output stored from registers
 # (v0.14: tuned), or at d=64 with three consumer warpgroups (192-row tile; pipelined or plain loop; d=128 then
 # takes the output-from-registers form), instead of flashio's tuned choice.
@@ -96,7 +100,12 @@ FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
                  # persistent kernel with the list (the tuned choice at d=128 causal 1k).
                  "out-regs-half-balanced": {"output_from_registers": True, "half_diagonal": True,
                                             "balanced_schedule": True},
-                 "ws-balanced": None}
+                 "ws-balanced": None,
+                 # v0.23 (d=64 only): the tuned persistent d=64 form (Q in registers, two Q sets) and the tuned
+                 # two-program 64-key tile (80 registers, plain loop, non-persistent).
+                 "q-regs-half-balanced": {"output_from_registers": True, "q_buffers": 2, "half_diagonal": True,
+                                          "balanced_schedule": True, "q_in_registers": True},
+                 "two-programs": {"persistent": False, "pipelined": False, "block_n": 64, "max_registers": 80}}
 # --backward-form (d=128, persistent with the balanced list): the tuned causal form of v0.18 (two Q/dO slots,
 # two dQ tiles), of v0.20 (three slots, one dQ tile), and the key rows on two MMA partitions (v0.20: correct,
 # 1-3% slower at d=128).
@@ -183,6 +192,8 @@ def main() -> int:
                              "first candidate")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")
+    parser.add_argument("--metrics", default=None, metavar="M1,M2",
+                        help="ncu metrics to collect beside the sections (e.g. a pipe's share of its peak)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -193,6 +204,7 @@ def main() -> int:
         env.update(FLASHIO_BACKWARD_PATH="gluon", FLASHIO_AUTOTUNE="0")  # the forward is not profiled
     command = ["ncu", "--clock-control", "none", "--profile-from-start", "off", "-k", KERNELS[args.kernel_pass],
                *(argument for section in SECTIONS for argument in ("--section", section)),
+               *(["--metrics", args.metrics] if args.metrics else []),
                sys.executable, __file__, "--child", "--pass", args.kernel_pass,
                *(["--stats-in-shared"] if args.stats_in_shared else []),
                *(["--forward-form", args.forward_form] if args.forward_form else []),

@@ -429,7 +429,7 @@ def main(argv=None):
                              "first in each round) and print each one's median: A/B comparisons of a few "
                              "percent then do not rest on one timing taken minutes from the other's")
     parser.add_argument("--points", nargs="+", default=None,
-                        help="only these points, as causal:N or noncausal:N (default: all of POINTS)")
+                        help="these points instead of POINTS[d], as causal:N or noncausal:N (any N dividing 16384)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
@@ -443,10 +443,10 @@ def main(argv=None):
             wanted = {(kind == "causal", int(n)) for kind, n in (point.split(":") for point in args.points)}
         except ValueError:
             parser.error(f"--points takes causal:N or noncausal:N, got {args.points}")
+        if any(n <= 0 or 16384 % n for _, n in wanted):
+            parser.error(f"--points takes sequence lengths that divide 16384 (16k tokens a batch), got {args.points}")
     for d in args.head_dims:
-        for causal, n in POINTS[d]:
-            if wanted is not None and (causal, n) not in wanted:
-                continue
+        for causal, n in (sorted(wanted) if wanted is not None else POINTS[d]):
             batch, heads = 16384 // n, 2048 // d
             q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
             flops = 4 * batch * heads * n * n * d / (2 if causal else 1)

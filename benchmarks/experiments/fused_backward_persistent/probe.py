@@ -236,6 +236,19 @@ serialises every product of the form (32 groups of one k-step): refused there. F
 
 Prediction: +1-3% at d=64 N <= 2k (a warp starts its next block's slot wait, LSE/D reads and score products up to
 one dV/dK product time sooner), level at 16k (the loader, not the warps' issue, sets the pace there).
+Outcome (v0.23, results/2026-12-01_h200_v0.23_probes/probe_bwd_run10*_d64.txt; check paths 26 of 26 PASS):
+level -- with four slots +0.8-1.2% at causal 1k-2k in both runs (245 / 243 against 242 / 240 at 1k), -1% at
+non-causal 16k (476 against 482), within 1% elsewhere. Not a candidate (a third d=64 compile for about 1%).
+
+Run 11 (v0.23): the tuned persistent forms with a split tail (``split_tail``; non-causal calls only):
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 400 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --rounds 3 --causal no --seqlens 1024 2048 4096 16384 --forms "tuned" "tuned, split tail"
+
+Prediction: the round-robin's last round (d=128: 2048 key blocks on 132 programs, 68 of them in a 16th round;
+d=64: 4096, 4 in a 32nd) shrinks to about half a key block (d=128) or one query block (d=64) per program:
+modelled -1.9% of d=128's block-times (-3% at d=64), less two small launches (zeroing, conversion; ~5 µs,
+0.6% at 1k): +1-2% at N <= 2k, +2-3% at 16k, both head dims.
 """
 
 import argparse
@@ -294,6 +307,12 @@ for _stages in (3, 4):
     FORMS[64][f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages, late dK/dV wait"] = replace(
         FORMS[64][f"ws persistent, LSE/D in shared, balanced, two dS tiles, {_stages} stages"],
         late_key_gradient_wait=True)
+# v0.23 (run 11): the tuned persistent forms (d=64: three Q/dO slots, two dS^T tiles; d=128: three slots, one dQ
+# tile) with and without a split tail (non-causal calls: the last round's key blocks in pieces over all programs).
+FORMS[64]["tuned"] = FORMS[64]["ws persistent, LSE/D in shared, balanced, two dS tiles, 3 stages"]
+FORMS[128]["tuned"] = FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"]
+for _forms in FORMS.values():
+    _forms["tuned, split tail"] = replace(_forms["tuned"], split_tail=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
@@ -305,7 +324,16 @@ def main(argv=None):
     parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(64, 128))
     parser.add_argument("--rounds", type=int, default=1,
                         help="time cuDNN and the forms this many times in turn at each point, print the medians")
+    parser.add_argument("--causal", choices=("both", "yes", "no"), default="both",
+                        help="only the causal or only the non-causal points")
+    parser.add_argument("--seqlens", nargs="+", type=int, default=None,
+                        help="these sequence lengths (dividing 16384) instead of the points' own")
     args = parser.parse_args(argv)
+    if args.seqlens is not None and any(n <= 0 or 16384 % n for n in args.seqlens):
+        parser.error(f"--seqlens takes lengths that divide 16384 (16k tokens a batch), got {args.seqlens}")
+    causal_kinds = {"both": (False, True), "yes": (True,), "no": (False,)}[args.causal]
+    points = [(causal, n) for causal in causal_kinds for n in args.seqlens] if args.seqlens is not None else \
+        [(causal, n) for causal, n in POINTS if causal in causal_kinds]
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
     torch.manual_seed(0)
@@ -313,7 +341,7 @@ def main(argv=None):
     print("| d | causal | N | cuDNN | " + " | ".join(f"{name} (TFLOP/s, max diff)" for name in args.forms) + " |")
     print("|---|---|---|---|" + "---|" * len(args.forms))
     for d in args.head_dims:
-        for causal, n in POINTS:
+        for causal, n in points:
             batch, heads = 16384 // n, 2048 // d  # batch*N = 16k tokens, hidden 2048 (the issue's grid)
             q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
             scale = d ** -0.5

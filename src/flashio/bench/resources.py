@@ -53,7 +53,7 @@ _POINTERS = {
     "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
-    "schedule": "*i32",
+    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -89,6 +89,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     constants = {**defaults, **constants}
     if "schedule" in parameters and not constants.get("LISTED"):
         constants["schedule"] = None  # a persistent forward without a tile list gets None, as in a launch
+    if "KEY_GRADIENT_PARTS" in parameters and not constants.get("SPLIT_TAIL"):
+        constants["KEY_GRADIENT_PARTS"] = None  # as in a launch without a split tail
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:
@@ -152,6 +154,8 @@ def resources(compiled, num_warps: int) -> dict:
         for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
             if instruction.startswith(name):
                 opcodes[name] += 1
+        if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
+            opcodes["float_atomic_adds"] += 1
         # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its
         # k-steps are issued back to back, one per k-step when ptxas serialises them (its C7512 "insufficient
         # register resources" case, v0.20).
@@ -282,6 +286,14 @@ def surveyed():
                              f"stats-smem{' kv-regs' if config.kv_in_registers else ''} balanced"
                              f"{' causal' if causal else ''} d=64", kernel,
                              dict(constants, IS_CAUSAL=causal, **({"LISTED": True} if causal else {})), config))
+        # v0.23: the tuned persistent forms with a split tail (non-causal: the last round's key blocks in pieces
+        # whose dK/dV go to a float32 buffer by atomic adds).
+        for d, config in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]),
+                          (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
+            config = replace(config, split_tail=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
+            rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

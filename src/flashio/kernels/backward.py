@@ -14,6 +14,9 @@ Algorithm 4; FlashAttention-2 section 3.1.2). Three kernels:
    one matrix product more per tile, far fewer registers (what makes 64-row tiles fit at d=256).
 3. ``attention_backward_dq_kernel``: one program per query block; it recomputes P and dP and sums
    dQ_i = tau sum_j dS_ij K_j in registers: deterministic, at the price of two more matmuls per tile.
+
+``key_gradient_parts_kernel`` converts the float32 partial sums that the persistent fused backward
+(kernels/backward_gluon.py, ``SPLIT_TAIL``) leaves for its last round's key blocks into dK and dV.
 """
 
 import triton
@@ -367,3 +370,33 @@ def dropout_mask_kernel(
                             offs_n[None, :] + tl.zeros_like(offs_m)[:, None], drop_threshold)
         mask = (offs_m[:, None] < seqlen_q) & (offs_n[None, :] < seqlen_k)
         tl.store(base + offs_m[:, None] * stride_km + offs_n[None, :] * stride_kn, keep.to(tl.int8), mask=mask)
+
+
+@triton.jit
+def key_gradient_parts_kernel(
+    PARTS, DK, DV,
+    stride_dkb, stride_dkh, stride_dkn,
+    stride_dvb, stride_dvh, stride_dvn,
+    first_tile, blocks_per_head, num_kv_heads, seqlen_k,
+    BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
+):
+    """dK and dV of key block ``first_tile + program_id(0)`` (tile id ``(batch * num_kv_heads + kv_head) *
+    blocks_per_head + block``) from its slot of ``PARTS`` ([slots, 2, BLOCK_N, HEAD_DIM] float32: tau dk, then
+    dv, summed over the pieces of a split tail), in the output precision; key rows past ``seqlen_k`` are not
+    written."""
+    slot = tl.program_id(0)
+    tile = first_tile + slot
+    head_batch = tile // blocks_per_head
+    kv_head = head_batch % num_kv_heads
+    batch = head_batch // num_kv_heads
+    rows = (tile % blocks_per_head) * BLOCK_N + tl.arange(0, BLOCK_N)
+    cols = tl.arange(0, HEAD_DIM)
+    parts = PARTS + slot.to(tl.int64) * (2 * BLOCK_N * HEAD_DIM) + tl.arange(0, BLOCK_N)[:, None] * HEAD_DIM + \
+        cols[None, :]
+    key_in = (rows < seqlen_k)[:, None]
+    dk_ptrs = DK + batch.to(tl.int64) * stride_dkb + kv_head.to(tl.int64) * stride_dkh + \
+        rows[:, None] * stride_dkn + cols[None, :]
+    dv_ptrs = DV + batch.to(tl.int64) * stride_dvb + kv_head.to(tl.int64) * stride_dvh + \
+        rows[:, None] * stride_dvn + cols[None, :]
+    tl.store(dk_ptrs, tl.load(parts).to(DK.dtype.element_ty), mask=key_in)
+    tl.store(dv_ptrs, tl.load(parts + BLOCK_N * HEAD_DIM).to(DV.dtype.element_ty), mask=key_in)

@@ -716,6 +716,31 @@ def _listed_block(schedule, index, num_blocks, num_heads):
 
 
 @gluon.jit
+def _listed_query_range(schedule, index, BLOCK_M: gl.constexpr):
+    """(first query row, number of query blocks, buffer slot) of entry ``index`` of a split-tail tile list
+    (``flashio.schedules.split_tail_schedule``: after the offsets and the E tile ids, E first query blocks,
+    E ends and E slots, E being the last offset)."""
+    entries = gl.load(schedule + gl.num_programs(0))
+    pieces = schedule + gl.num_programs(0) + 1 + entries
+    first = gl.load(pieces + index)
+    return first * BLOCK_M, gl.load(pieces + entries + index) - first, gl.load(pieces + 2 * entries + index)
+
+
+@gluon.jit
+def _add_key_gradients(KEY_GRADIENT_PARTS, slot, softmax_scale, dk, dv, BLOCK_N: gl.constexpr,
+                       HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
+    """A piece's partial tau dk and dv added (relaxed float32 atomics: only the sums after the kernel are
+    read) into slot ``slot`` of the [slots, 2, BLOCK_N, HEAD_DIM] buffer, which the launcher converts into
+    dK and dV after the kernel."""
+    rows = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
+    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
+    dk_ptrs = KEY_GRADIENT_PARTS + slot.to(gl.int64) * (2 * BLOCK_N * HEAD_DIM) + rows[:, None] * HEAD_DIM + \
+        cols[None, :]
+    gl.atomic_add(dk_ptrs, dk * softmax_scale, sem="relaxed")
+    gl.atomic_add(dk_ptrs + BLOCK_N * HEAD_DIM, dv, sem="relaxed")
+
+
+@gluon.jit
 def _program_entries(schedule, num_units, LISTED: gl.constexpr):
     """(first entry, number of entries) of this program's key blocks: its span of the tile list ``schedule``
     (LISTED), or two halves of each of its round-robin units. Used by the row-split kernel
@@ -752,7 +777,8 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                 NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr,
                                 LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem,
-                                STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False):
+                                STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
+                                SPLIT_TAIL: gl.constexpr = False):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
     of its entries in ``schedule``), the Q/dO ring running on across them. A key block's K_j, V_j overwrite
     the previous block's once the MMA warps released those (``kv_empty``), which they do before storing that
@@ -769,6 +795,8 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            if SPLIT_TAIL:
+                lo, num_blocks, _ = _listed_query_range(schedule, index, BLOCK_M)
             mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
             it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                      stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -798,7 +826,7 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
                                     num_kv_heads, num_units, dq_smem, dq_ready, dq_empty,
                                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                     DQ_BUFFERS: gl.constexpr, IS_CAUSAL: gl.constexpr, schedule=None,
-                                    LISTED: gl.constexpr = False):
+                                    LISTED: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False):
     """The dQ warp of the persistent form: the reduce-adds of every key block of this program's units
     (LISTED: of its entries in ``schedule``)."""
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -807,6 +835,8 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             lo, num_blocks = _query_blocks(key_block * BLOCK_N, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            if SPLIT_TAIL:
+                lo, num_blocks, _ = _listed_query_range(schedule, index, BLOCK_M)
             it = _fused_ws_reduce_tile(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks,
                                        seqlen_q, kv_group_size, dq_smem, dq_ready, dq_empty, it,
                                        BLOCK_M, HEAD_DIM, DQ_BUFFERS)
@@ -831,10 +861,11 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                       DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False):
+                                       DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
+                                       SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV."""
+    dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -845,6 +876,9 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            slot = -1
+            if SPLIT_TAIL:
+                lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
             dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
                                             num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
@@ -854,9 +888,17 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             DS_BUFFERS, LATE_KV_WAIT)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
-            _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
-                                 batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
-                                 kv_layout)
+            if SPLIT_TAIL:
+                if slot >= 0:
+                    _add_key_gradients(KEY_GRADIENT_PARTS, slot, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM, kv_layout)
+                else:
+                    _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh,
+                                         stride_dvn, batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
+                                         BLOCK_N, HEAD_DIM, kv_layout)
+            else:
+                _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                                     batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
+                                     kv_layout)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -897,7 +939,7 @@ def attention_backward_fused_ws_persistent_kernel(
     NUM_STAGES: gl.constexpr, WARPS: gl.constexpr, DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
-    LATE_KV_WAIT: gl.constexpr = False,
+    LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -907,7 +949,11 @@ def attention_backward_fused_ws_persistent_kernel(
     0 to -8%. Same arguments as the non-persistent kernel plus ``num_kv_heads``, ``num_units`` and
     ``schedule``; grid (min(num_units, multiprocessors),). ``LISTED`` (causal): each program takes its
     entries of ``schedule`` instead, a host-made list (``flashio.schedules``) that keeps the pairs but
-    evens out the last rounds; otherwise ``schedule`` is None."""
+    evens out the last rounds; otherwise ``schedule`` is None. ``SPLIT_TAIL`` (non-causal, with LISTED): the
+    list's entries carry query-block ranges (``schedules.split_tail_schedule``): the last round's key blocks
+    are cut into pieces, one run per program, whose partial dK/dV are added into ``KEY_GRADIENT_PARTS``
+    (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert."""
+    gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM, DS_BUFFERS)
@@ -919,15 +965,18 @@ def attention_backward_fused_ws_persistent_kernel(
             seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
-            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT)),
+            lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
+            KEY_GRADIENT_PARTS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
-            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED)),
+            LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED,
+            SPLIT_TAIL)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
-            dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED)),
+            dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED,
+            SPLIT_TAIL)),
     ], [1, 1], [LOADER_REGS, REDUCER_REGS])
