@@ -273,6 +273,26 @@ Outcome (v0.21, H200, bf16, medians of 3, TFLOP/s; cuDNN 337 / 389 / 437 at caus
 non-causal 1k): portable 64x64 296 / 347 / 388, masked loop unpipelined 278 / 314 / 354, descriptors 64x64
 225 / 294 / 317 (4 stages 222 / 300 / 319): the serialised portable tile stays fastest; the option was removed,
 last in commit 392c891.
+
+Run 19 (v0.23): one exponential in k of the unmasked blocks by a polynomial on the FMA units (FlashAttention-4's
+software exponential) on the tuned d=64 forms: slower in proportion to the share (-1 to -7% at one in 8, -15
+to -20% at one in 2; benchmarks/PERFORMANCE.md v0.23); removed, its forms and kernel code are the patch
+results/2026-12-01_h200_v0.23_probes/polynomial_exp2.patch.
+
+Run 20 (v0.23): the tuned persistent forms with and without a split tail (the last, partial round's tiles cut
+along their keys into one run per program, each piece's unnormalised O and row statistics merged by a second
+kernel), after its forced check path (15 of 15 PASS); the forms and kernel code are the patch
+results/2026-12-01_h200_v0.23_probes/forward_split_tail.patch, run with
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 90 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 --rounds 1 --skip-tuned --points noncausal:1024 noncausal:2048 \
+        --forms "tuned persistent" "tuned persistent, split tail"
+
+and again at noncausal:4096 noncausal:16384 (the session's last device seconds: one round each). Prediction
+(from the backward's split tail): +3-6% at N <= 2k, +2% at 16k. Outcome, d=128 bf16, TFLOP/s without / with:
+1k 535 / 499, 2k 590 / 598, 4k 668 / 646, 16k 631 / 636 (cuDNN 606 / 649 / 668 / 672): wrong, -7% at 1k. A
+forward tile is short (8 key blocks of two products at 1k, against the backward's 16 query blocks of five),
+so the extra pieces' tile overheads and the merge kernel cost more than the half round they save. Removed.
 """
 
 import argparse
@@ -430,6 +450,8 @@ def main(argv=None):
                              "percent then do not rest on one timing taken minutes from the other's")
     parser.add_argument("--points", nargs="+", default=None,
                         help="these points instead of POINTS[d], as causal:N or noncausal:N (any N dividing 16384)")
+    parser.add_argument("--skip-tuned", action="store_true",
+                        help="no 'flashio (tuned)' column (it compiles every candidate at each point)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
@@ -467,7 +489,7 @@ def main(argv=None):
             errors = {}
             for _ in range(args.rounds):
                 rates["cuDNN"].append(rate(cudnn))
-                rates["tuned"].append(rate(run))
+                rates["tuned"].append(float("nan") if args.skip_tuned else rate(run))
                 for name, (environment, candidates, *patch) in forms.items():
                     if name in errors and not isinstance(errors[name], float):
                         continue  # failed in an earlier round
