@@ -259,7 +259,9 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
     """(grid, trailing arguments, extra constants) of a fused-backward launch: one program per key block, KV
     head and batch, or for the persistent kernel one per multiprocessor (at most one per work unit, a pair of
     key blocks of one head) with (KV heads, work units, tile list) appended to the arguments (the list is
-    read only with ``balanced_schedule``, causal: ``LISTED``)."""
+    read only with ``balanced_schedule``, causal: ``LISTED``, or with ``split_tail``, non-causal with a partial
+    last round: ``LISTED`` and ``SPLIT_TAIL``; like the fused kernel's dQ, a split tail's dK/dV sums are then
+    not bitwise reproducible, and ``deterministic=True`` calls never take this kernel)."""
     key_blocks = cdiv(problem.seqlen_k, config.block_n)
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent fused backward; got {config}")
