@@ -888,6 +888,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             DS_BUFFERS, LATE_KV_WAIT)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
+            # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
             if SPLIT_TAIL:
                 if slot >= 0:
                     _add_key_gradients(KEY_GRADIENT_PARTS, slot, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM, kv_layout)
