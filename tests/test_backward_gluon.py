@@ -334,3 +334,26 @@ def test_the_tail_pieces_sums_become_dk_and_dv_in_the_output_precision(layout):
     torch.testing.assert_close(as_bhnd(dk).float(), expected_dk, rtol=2 ** -7, atol=0)
     torch.testing.assert_close(as_bhnd(dv).float(), expected_dv, rtol=2 ** -7, atol=0)
     assert torch.count_nonzero(as_bhnd(dk)) == torch.count_nonzero(expected_dk)
+
+
+def test_the_persistent_role_split_backward_always_reads_a_tile_list(monkeypatch):
+    # v0.23, prepared: d=256, one program per multiprocessor (at most one per key block); causal, the balanced
+    # list; non-causal, split_tail_schedule's, with SPLIT_TAIL when the key blocks leave a partial last round.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                     split_tail=True)
+    kernel, constants = launchers.fused_backward_kernel(config, 256)
+    assert kernel is backward_gluon_split.attention_backward_fused_split_persistent_kernel
+    grid_problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
+    grid, trailing, listed = launchers.fused_backward_launch(config, grid_problem, torch.device("cpu"))
+    assert grid == (132,) and listed == {"LISTED": True, "SPLIT_TAIL": True}  # 2048 key blocks: 68 left
+    assert trailing[2].tolist() == schedules.split_tail_schedule(16, 128, 132, 16).table()
+    grid, trailing, listed = launchers.fused_backward_launch(config, grid_problem, torch.device("cpu"), causal=True)
+    work = schedules.causal_backward_block_work(1024, 1024, 64, 64)
+    assert listed == {"LISTED": True}
+    assert trailing[2].tolist() == schedules.balanced_causal_schedule(16, 128, 132, work, high_first=False).table()
+    # 33 sequences x 4 KV heads x one key block: whole rounds, the list of whole key blocks without pieces
+    whole = launchers.describe(torch.empty(33, 4, 64, 256), torch.empty(33, 4, 64, 256), "bhnd", None)
+    grid, trailing, listed = launchers.fused_backward_launch(config, whole, torch.device("cpu"))
+    assert grid == (132,) and listed == {"LISTED": True}
+    assert trailing[2].tolist() == schedules.split_tail_schedule(1, 132, 132, 1).table()

@@ -421,6 +421,11 @@ def forced_paths() -> dict:
         # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
         "backward: fused five-product (Gluon), split tail": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
+        # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23,
+        # prepared); d=64 and d=128 their tuned forms.
+        "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(
+            replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True),
+            replace(split_d256[0], persistent=True, balanced_schedule=True, split_tail=True)),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

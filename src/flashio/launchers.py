@@ -205,10 +205,9 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                                                         and config.num_stages >= 2)):
         raise ValueError(f"ds_buffers is 1, or 2 in the warp-specialised fused backward with num_stages >= 2 (its "
                          f"Q/dO slots are released one query block late); got {config}")
-    if config.split_tail and not (config.warp_specialised and config.persistent and not config.split_rows
-                                  and not config.split_roles):
+    if config.split_tail and not (config.warp_specialised and config.persistent and not config.split_rows):
         raise ValueError(f"split_tail is an option of the persistent warp-specialised fused backward (without split "
-                         f"rows or roles); got {config}")
+                         f"rows); got {config}")
     if config.late_key_gradient_wait and not (config.warp_specialised and config.ds_buffers == 2
                                               and config.dq_chunks == 1 and not config.split_rows
                                               and not config.split_roles):
@@ -233,10 +232,13 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS,
             **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
     if config.split_roles:
-        return backward_gluon_split_kernels.attention_backward_fused_split_kernel, dict(
-            BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, Q_STAGES=config.num_stages,
-            DO_STAGES=1, DQ_COLS=head_dim // config.dq_chunks, DQ_BUFFERS=config.dq_buffers,
-            MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS)
+        constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
+                         Q_STAGES=config.num_stages, DO_STAGES=1, DQ_COLS=head_dim // config.dq_chunks,
+                         DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS,
+                         WORKER_REGS=FUSED_WORKER_REGISTERS)
+        if config.persistent:  # v0.23, prepared: always from a tile list (fused_backward_launch)
+            return backward_gluon_split_kernels.attention_backward_fused_split_persistent_kernel, constants
+        return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
                      DQ_BUFFERS=config.dq_buffers, KV_IN_REGISTERS=config.kv_in_registers)
@@ -267,10 +269,40 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
         raise ValueError(f"balanced_schedule is an option of the persistent fused backward; got {config}")
     if not config.persistent:
         return (key_blocks, problem.num_kv_heads, problem.batch), (), {}
+    if config.split_roles:
+        return _role_split_persistent_launch(config, problem, device, causal)
     units = cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch
     programs = min(units, persistent_programs(device))
     schedule, listed = persistent_schedule(config, problem, causal, programs, device, backward=True)
     return (programs,), (problem.num_kv_heads, units, schedule), listed
+
+
+def _role_split_persistent_launch(config: TileConfig, problem: "Problem", device: torch.device,
+                                  causal: bool) -> tuple[tuple, tuple, dict]:
+    """The persistent role-split backward (d=256; v0.23, prepared) always reads a tile list: causal, the
+    balanced list of ``schedules.balanced_causal_schedule``; non-causal, ``schedules.split_tail_schedule``'s
+    (its last round in pieces, SPLIT_TAIL, when the key blocks leave one; else whole key blocks round-robin).
+    One program per multiprocessor, at most one per key block."""
+    head_batches = problem.num_kv_heads * problem.batch
+    key_blocks = cdiv(problem.seqlen_k, config.block_n)
+    programs = min(key_blocks * head_batches, persistent_programs(device))
+    key = (device, "role split", causal, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
+           config.block_n)
+    table = _SCHEDULES.get(key)
+    if table is None:
+        if causal:
+            work = schedules.causal_backward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m,
+                                                        config.block_n)
+            schedule = schedules.balanced_causal_schedule(key_blocks, head_batches, programs, work, high_first=False)
+        else:
+            schedule = schedules.split_tail_schedule(key_blocks, head_batches, programs,
+                                                     cdiv(problem.seqlen_q, config.block_m))
+        if schedule.programs != programs:
+            raise RuntimeError(f"a role-split schedule of {programs} programs came out with {schedule.programs}")
+        table = _SCHEDULES[key] = launch_plans.persistent(torch.tensor(schedule.table(), dtype=torch.int32).to(device))
+    split = not causal and config.split_tail and split_tail_extent(config, problem, programs)[1] > 0
+    return (programs,), (problem.num_kv_heads, key_blocks * head_batches, table), \
+        {"LISTED": True, **({"SPLIT_TAIL": True} if split else {})}
 
 
 def convert_key_gradient_parts(parts: torch.Tensor, dk: torch.Tensor, dv: torch.Tensor, dk_strides: tuple,

@@ -323,7 +323,7 @@ def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_rou
     # to a float32 buffer (paired float adds, relaxed): one 12-warp program on warpgroup MMAs with the tuned
     # forms' registers; at d=128 the non-causal round-robin form already keeps values on its stack, and the
     # split one keeps no more there.
-    split = {row["label"].split()[-1]: row for row in fused_backward if "split tail" in row["label"]}
+    split = {row["label"].split()[-1]: row for row in fused_backward if "ws persistent split tail" in row["label"]}
     assert set(split) == {"d=64", "d=128"}
     for row in split.values():
         assert_one_12_warp_program_on_warpgroup_mmas(row)
@@ -332,3 +332,16 @@ def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_rou
     round_robin = next(row for row in fused_backward if row["label"] == round_robin_label)
     assert split["d=128"]["stack"] <= round_robin["stack"], (split["d=128"], round_robin)
     assert round_robin.get("float_atomic_adds", 0) == 0
+
+
+def test_the_persistent_role_split_backward_compiles_as_one_program_per_multiprocessor(fused_backward):
+    # v0.23, prepared (not yet run on a GPU): the d=256 role-split kernel over a tile list. Same 12 warps and
+    # shared memory budget as the one-key-block form; its split tail adds float32 atomics. Unlike that form it
+    # keeps values on the stack (the loader's and reducers' 24 registers do not hold the list's bookkeeping:
+    # with 32 the spill stores drop from 34 to 22), which the H200 probe will weigh.
+    rows = [row for row in fused_backward if "split persistent" in row["label"]]
+    assert len(rows) == 2
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row.get("HMMA", 0) == 0 and row["HGMMA"] >= 4 * row["HGMMA_groups"], row
+    assert next(row for row in rows if "split tail" in row["label"])["float_atomic_adds"] > 0

@@ -249,6 +249,22 @@ Prediction: the round-robin's last round (d=128: 2048 key blocks on 132 programs
 d=64: 4096, 4 in a 32nd) shrinks to about half a key block (d=128) or one query block (d=64) per program:
 modelled -1.9% of d=128's block-times (-3% at d=64), less two small launches (zeroing, conversion; ~5 µs,
 0.6% at 1k): +1-2% at N <= 2k, +2-3% at 16k, both head dims.
+Outcome (results/2026-12-01_h200_v0.23_probes/probe_bwd_run11.txt): d=64 +2.3-6.7%, d=128 +2.5-6.3%, more
+than predicted at N <= 4k; every persistent candidate takes it.
+
+Run 12 (v0.23, prepared, not yet run): d=256's role-split kernel in a persistent grid over a tile list
+(``attention_backward_fused_split_persistent_kernel``; causal: the balanced list; non-causal: the split tail),
+after its check path:
+
+    PYTHONPATH=src timeout 200 python3 -m flashio.check --skip-timing --skip-default-cases --case-timeout 150 \
+        --paths "persistent role-split at d=256"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 400 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 256 --rounds 3 --forms "tuned" "role split persistent" "role split persistent, split tail"
+
+Prediction: the split tail +2-5% non-causal (2048 key blocks of 64 keys on 132 programs: 68 in a 16th round; long
+tiles, as the d=128 backward's, not short ones as the forward's), causal +0-3% (the balanced list against the
+hardware's order); the persistent form without it level or slower (its loader and reducers spill at 24
+registers, and a key block's loads wait for both warpgroups to hand the previous one back).
 """
 
 import argparse
@@ -313,15 +329,21 @@ FORMS[64]["tuned"] = FORMS[64]["ws persistent, LSE/D in shared, balanced, two dS
 FORMS[128]["tuned"] = FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"]
 for _forms in FORMS.values():
     _forms["tuned, split tail"] = replace(_forms["tuned"], split_tail=True)
+# v0.23 (prepared, run 12): d=256's role-split kernel, tuned (one key block per program), and in a persistent
+# grid over a tile list (causal: the balanced list), without and with the split tail.
+FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True,
+                                  split_roles=True)}
+FORMS[256]["role split persistent"] = replace(FORMS[256]["tuned"], persistent=True, balanced_schedule=True)
+FORMS[256]["role split persistent, split tail"] = replace(FORMS[256]["role split persistent"], split_tail=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--forms", nargs="+", choices=sorted(set(FORMS[64]) | set(FORMS[128])),
+    parser.add_argument("--forms", nargs="+", choices=sorted(set(FORMS[64]) | set(FORMS[128]) | set(FORMS[256])),
                         default=list(FORMS[128])[:3],
                         help="forms to time (default: the first three, runs 1-2)")
-    parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128), default=(64, 128))
+    parser.add_argument("--head-dims", nargs="+", type=int, choices=(64, 128, 256), default=(64, 128))
     parser.add_argument("--rounds", type=int, default=1,
                         help="time cuDNN and the forms this many times in turn at each point, print the medians")
     parser.add_argument("--causal", choices=("both", "yes", "no"), default="both",

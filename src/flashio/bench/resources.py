@@ -294,6 +294,14 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
+        # v0.23 (prepared): the d=256 role-split form in a persistent grid over a tile list, causal (the balanced
+        # list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ chunks).
+        config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                         split_tail=True)
+        kernel, constants = launchers.fused_backward_kernel(config, 256)
+        for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
+            rows.append((f"backward fused gluon split persistent{' causal' if causal else ' split tail'} d=256",
+                         kernel, dict(constants, IS_CAUSAL=causal, **listed), config))
         # The key rows on two MMA partitions (v0.19; kernels/backward_gluon_rows.py; measured in v0.20), d=128.
         config = TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                             balanced_schedule=True, split_rows=True)

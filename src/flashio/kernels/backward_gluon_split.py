@@ -31,6 +31,11 @@ barrier with the opposite parity, so its first wait passes. Same arguments and g
 ``attention_backward_fused_kernel``; the launcher zeroes the float32 dQ accumulator. Gluon has no
 interpreter: on a CPU this file is only compiled (tests/bench/test_resources.py); its numerics are checked
 on the GPU by ``python -m flashio.check``.
+
+``attention_backward_fused_split_persistent_kernel`` (v0.23, prepared, not yet run on a GPU) runs the same
+partitions over a tile list in a grid of one program per multiprocessor (the per-key-block work of each
+partition is one helper, ``_probabilities_blocks``, ``_score_gradient_blocks``, ``_load_query_blocks``,
+``_reduce_blocks``, shared by both kernels: the one-key-block kernel's SASS is unchanged by the split).
 """
 
 from triton.experimental import gluon
@@ -38,8 +43,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_head_descriptor, _load_key_block, _query_blocks, _wait_for_last_loads,
-                                            async_reduce_add_shared_to_global)
+from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _listed_query_range, _load_key_block,
+                                            _query_blocks, _wait_for_last_loads, async_reduce_add_shared_to_global)
 
 
 @gluon.jit
@@ -50,12 +55,24 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
             DO_STAGES: gl.constexpr):
     """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group."""
+    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
+                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
+    _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head, lo,
+                       num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty, do_ready, do_empty,
+                       num_blocks * 0,
+                       BLOCK_M, HEAD_DIM, Q_STAGES, DO_STAGES)
+
+
+@gluon.jit
+def _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head, lo,
+                       num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty, do_ready, do_empty, it,
+                       BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
+                       DO_STAGES: gl.constexpr):
+    """Q_i and dO_i of ``num_blocks`` query blocks from row ``lo`` of every query head of the group into their
+    rings from position ``it``; returns the position after them."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     TILE_BYTES: gl.constexpr = BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
-    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
-                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
-    it = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         # A head's descriptors are rewritten in the previous head's scratch slot: let its loads land first.
@@ -76,6 +93,7 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
             mbarrier.expect(do_ready.index(do_slot), TILE_BYTES)
             tma.async_copy_global_to_shared(do_desc, [row, 0], do_ready.index(do_slot), do_smem.index(do_slot))
             it += 1
+    return it
 
 
 @gluon.jit
@@ -84,9 +102,19 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
                 BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
     """One warpgroup's dQ chunks (columns FIRST_CHUNK * DQ_COLS onwards, half of HEAD_DIM): one TMA bulk
     reduce-add per ready tile, the tile handed back once the copy engine has read it."""
+    _reduce_blocks(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q,
+                   kv_group_size, dq_smem, dq_ready, dq_empty, num_blocks * 0, FIRST_CHUNK, BLOCK_M, HEAD_DIM,
+                   DQ_COLS, DQ_BUFFERS)
+
+
+@gluon.jit
+def _reduce_blocks(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q,
+                   kv_group_size, dq_smem, dq_ready, dq_empty, count, FIRST_CHUNK: gl.constexpr,
+                   BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """``_dq_reducer``'s reduce-adds for ``num_blocks`` query blocks from row ``lo`` of every query head of the
+    group, from chunk ``count`` on; returns the count after them."""
     CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
     dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
-    count = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         # The descriptor spans all HEAD_DIM columns, its tiles DQ_COLS of them (spanning only DQ_COLS, every
@@ -103,6 +131,7 @@ def _dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, 
                 tma.store_wait(0)
                 mbarrier.arrive(dq_empty.index(buf))
                 count += 1
+    return count
 
 
 @gluon.jit
@@ -151,6 +180,29 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
                              DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    mbarrier.wait(kv_ready, 0)
+    dv, _, _ = _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
+                                     seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, q_smem, do_smem,
+                                     p_smem, ds_smem, dq_smem, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty,
+                                     ds_ready, ds_free, dq_ready, dq_empty, dv, num_blocks * 0, num_blocks * 0,
+                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+    _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
+                kv_layout)
+
+
+@gluon.jit
+def _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                          seqlen_k, kv_group_size, softmax_scale, k_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+                          q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready,
+                          dq_empty, dv, it, count,
+                          BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                          IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
+                          DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """Warpgroup A's work on key block start_n: ``num_blocks`` query blocks from row ``lo`` of every query head of
+    the group, from ring position ``it`` and dQ chunk ``count``. Returns (dV_j, ring position, chunk count)."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -161,10 +213,6 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
     qk_scale = softmax_scale * LOG2E
     first_row = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, s_layout)) - (seqlen_k - seqlen_q)
     query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
-    dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    mbarrier.wait(kv_ready, 0)
-    it = 0
-    count = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         lse_head = LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
@@ -199,8 +247,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                                BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
             mbarrier.arrive(ds_free)  # A's dQ products, readers of dS^T, are done (waited in _dq_chunks)
             it += 1
-    _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
-                kv_layout)
+    return dv, it, count
 
 
 @gluon.jit
@@ -214,6 +261,28 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
                                DQ_BUFFERS: gl.constexpr):
     """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
+    mbarrier.wait(kv_ready, 0)
+    dk, _, _ = _score_gradient_blocks(DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, lo, num_blocks, seqlen_q,
+                                      kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem,
+                                      dq_smem, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready,
+                                      ds_free, dq_ready, dq_empty, dk, num_blocks * 0, num_blocks * 0,
+                                      BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+    _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
+                BLOCK_N, HEAD_DIM, kv_layout)
+
+
+@gluon.jit
+def _score_gradient_blocks(DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, lo, num_blocks, seqlen_q,
+                           kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+                           q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready,
+                           dq_empty, dk, it, count,
+                           BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
+                           DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+    """Warpgroup B's work on a key block: ``num_blocks`` query blocks from row ``lo`` of every query head of the
+    group, from ring position ``it`` and dQ chunk ``count``. Returns (dK_j / tau, ring position, chunk count)."""
     dtype: gl.constexpr = k_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -221,10 +290,6 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                                         instr_shape=[16, HEAD_DIM, 16])
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=kv_layout, k_width=2)
     query_cols = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(0, s_layout))
-    dk = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
-    mbarrier.wait(kv_ready, 0)
-    it = 0
-    count = 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
         delta_head = DELTA + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh
@@ -258,40 +323,20 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
             mbarrier.arrive(ds_free)
             it += 1
-    _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
-                BLOCK_N, HEAD_DIM, kv_layout)
+    return dk, it, count
 
 
 @gluon.jit
-def attention_backward_fused_split_kernel(
-    Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
-    stride_qb, stride_qh, stride_qm,
-    stride_kb, stride_kh, stride_kn,
-    stride_vb, stride_vh, stride_vn,
-    stride_dob, stride_doh, stride_dom,
-    stride_lb, stride_lh, stride_lm,
-    stride_dkb, stride_dkh, stride_dkn,
-    stride_dvb, stride_dvh, stride_dvn,
-    stride_dqb, stride_dqh, stride_dqm,
-    seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-    BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
-    Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
-):
-    """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
-    the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
-    with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added."""
+def _split_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                          Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
+                          DQ_BUFFERS: gl.constexpr):
+    """The role-split kernels' shared memory and barriers, initialised (the module note lists them)."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     s_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
     p_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], gl.float32)
     dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, DQ_COLS], gl.float32)
-
-    start_n = gl.program_id(0) * BLOCK_N
-    kv_head = gl.program_id(1)
-    batch = gl.program_id(2)
-    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
 
     k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
@@ -330,6 +375,37 @@ def attention_backward_fused_split_kernel(
         mbarrier.init(dq_empty_a.index(buf), count=1)
         mbarrier.init(dq_ready_b.index(buf), count=1)
         mbarrier.init(dq_empty_b.index(buf), count=1)
+    return (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty,
+            do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b)
+
+
+@gluon.jit
+def attention_backward_fused_split_kernel(
+    Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_dob, stride_doh, stride_dom,
+    stride_lb, stride_lh, stride_lm,
+    stride_dkb, stride_dkh, stride_dkn,
+    stride_dvb, stride_dvh, stride_dvn,
+    stride_dqb, stride_dqh, stride_dqm,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+    BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+    Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
+):
+    """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
+    the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
+    with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added."""
+    start_n = gl.program_id(0) * BLOCK_N
+    kv_head = gl.program_id(1)
+    batch = gl.program_id(2)
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+
+    (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
+     do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b) = \
+        _split_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
 
     gl.warp_specialize([
         (_probabilities_partition, (
@@ -358,4 +434,216 @@ def attention_backward_fused_split_kernel(
         (_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
             dq_smem_b, dq_ready_b, dq_empty_b, HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)),
+    ], [4, 1, 1, 1], [MMA_REGS, WORKER_REGS, WORKER_REGS, WORKER_REGS])
+
+
+# --- the persistent form (v0.23, prepared): one program per multiprocessor over a tile list -----------------
+
+@gluon.jit
+def _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                IS_CAUSAL: gl.constexpr, SPLIT_TAIL: gl.constexpr):
+    """(KV head, batch, first key, first query row, query blocks, buffer slot) of entry ``index`` of the tile
+    list ``schedule`` (``flashio.schedules``: key block ids ``head_batch * key blocks + block``; with SPLIT_TAIL
+    each entry's query range and slot, -1 for a whole key block)."""
+    key_block, kv_head, batch = _listed_block(schedule, index, gl.cdiv(seqlen_k, BLOCK_N), num_kv_heads)
+    start_n = key_block * BLOCK_N
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+    slot = index * 0 - 1
+    if SPLIT_TAIL:
+        lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
+    return kv_head, batch, start_n, lo, num_blocks, slot
+
+
+@gluon.jit
+def _finish_rows(OUT, stride_b, stride_h, stride_n, KEY_GRADIENT_PARTS, part, batch, kv_head, start_n, seqlen_k, slot,
+                 values, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr,
+                 SPLIT_TAIL: gl.constexpr):
+    """A key block's dK (``part`` 0, values already scaled by tau) or dV (1): stored, or for a split tail's piece
+    (slot >= 0) added into its slot of the [slots, 2, BLOCK_N, HEAD_DIM] float32 buffer (relaxed atomics: only
+    the sums are read, after the kernel, by ``kernels/backward.py``'s ``key_gradient_parts_kernel``)."""
+    if SPLIT_TAIL:
+        if slot >= 0:
+            rows = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, layout))
+            cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, layout))
+            gl.atomic_add(KEY_GRADIENT_PARTS + (slot.to(gl.int64) * 2 + part) * (BLOCK_N * HEAD_DIM) +
+                          rows[:, None] * HEAD_DIM + cols[None, :], values, sem="relaxed")
+        else:
+            _store_rows(OUT, stride_b, stride_h, stride_n, batch, kv_head, start_n, seqlen_k, values, BLOCK_N,
+                        HEAD_DIM, layout)
+    else:
+        _store_rows(OUT, stride_b, stride_h, stride_n, batch, kv_head, start_n, seqlen_k, values, BLOCK_N, HEAD_DIM,
+                    layout)
+
+
+@gluon.jit
+def _persistent_probabilities_partition(
+        LSE, DV, KEY_GRADIENT_PARTS, schedule, num_kv_heads, stride_lb, stride_lh, stride_lm, stride_dvb, stride_dvh,
+        stride_dvn, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+        k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+        kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+        dq_ready, dq_empty,
+        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+        Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+        SPLIT_TAIL: gl.constexpr):
+    """Warpgroup A over this program's entries: per key block its dV_j; K_j, V_j handed back (``kv_empty``)
+    once its last product reading them (a dQ chunk's) is waited for, before dV_j is written."""
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    it = num_kv_heads * 0
+    count = num_kv_heads * 0
+    first_entry = gl.load(schedule + gl.program_id(0))
+    for index in range(first_entry, gl.load(schedule + gl.program_id(0) + 1)):
+        kv_head, batch, start_n, lo, num_blocks, _ = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                                 BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        mbarrier.wait(kv_ready, (index - first_entry) & 1)
+        dv, it, count = _probabilities_blocks(
+            LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
+            kv_group_size, softmax_scale, k_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem, q_ready, q_empty,
+            do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready, dq_empty,
+            gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout), it, count,
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+        gl.thread_barrier()  # every warp of A is past its reads of K_j
+        mbarrier.arrive(kv_empty)
+        # The entry read again rather than kept live across the block loop (the MMA threads' 240 registers).
+        kv_head, batch, start_n, _, _, slot = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                          BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        _finish_rows(DV, stride_dvb, stride_dvh, stride_dvn, KEY_GRADIENT_PARTS, 1, batch, kv_head, start_n, seqlen_k,
+                     slot, dv, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
+
+
+@gluon.jit
+def _persistent_score_gradients_partition(
+        DELTA, DK, KEY_GRADIENT_PARTS, schedule, num_kv_heads, stride_lb, stride_lh, stride_lm, stride_dkb,
+        stride_dkh, stride_dkn, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+        k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem,
+        kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+        dq_ready, dq_empty,
+        BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+        Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+        SPLIT_TAIL: gl.constexpr):
+    """Warpgroup B over this program's entries: per key block its dK_j; K_j, V_j handed back once its last
+    product reading them is waited for, before dK_j is written."""
+    kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                        instr_shape=[16, HEAD_DIM, 16])
+    it = num_kv_heads * 0
+    count = num_kv_heads * 0
+    first_entry = gl.load(schedule + gl.program_id(0))
+    for index in range(first_entry, gl.load(schedule + gl.program_id(0) + 1)):
+        kv_head, batch, _, lo, num_blocks, _ = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                           BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        mbarrier.wait(kv_ready, (index - first_entry) & 1)
+        dk, it, count = _score_gradient_blocks(
+            DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
+            softmax_scale, k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem, q_ready, q_empty, do_ready,
+            do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready, dq_empty,
+            gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout), it, count,
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+        gl.thread_barrier()  # every warp of B is past its reads of K_j and V_j
+        mbarrier.arrive(kv_empty)
+        kv_head, batch, start_n, _, _, slot = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                          BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        _finish_rows(DK, stride_dkb, stride_dkh, stride_dkn, KEY_GRADIENT_PARTS, 0, batch, kv_head, start_n, seqlen_k,
+                     slot, dk * softmax_scale, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
+
+
+@gluon.jit
+def _persistent_loader(Q, K, V, DO, schedule, num_kv_heads, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh,
+                       stride_kn, stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                       seqlen_q, seqlen_k, kv_group_size,
+                       k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty,
+                       BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+                       Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, SPLIT_TAIL: gl.constexpr):
+    """The loader over this program's entries: K_j, V_j once both warpgroups handed the previous ones back
+    (which also means those loads landed, so their in-kernel descriptors may be rewritten), then the Q/dO
+    rings running on across key blocks."""
+    it = num_kv_heads * 0
+    tile_iter = num_kv_heads * 0
+    for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+        kv_head, batch, start_n, lo, num_blocks, _ = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                                 BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)  # a fresh barrier: the first wait passes
+        _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head,
+                        start_n, seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
+        it = _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch,
+                                kv_head, lo, num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty,
+                                do_ready, do_empty, it, BLOCK_M, HEAD_DIM, Q_STAGES, DO_STAGES)
+        tile_iter += 1
+
+
+@gluon.jit
+def _persistent_dq_reducer(DQ_ACC, schedule, num_kv_heads, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k,
+                           kv_group_size, dq_smem, dq_ready, dq_empty, FIRST_CHUNK: gl.constexpr,
+                           BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                           IS_CAUSAL: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+                           SPLIT_TAIL: gl.constexpr):
+    """One warpgroup's dQ reduce-adds over this program's entries, the chunk count running on."""
+    count = num_kv_heads * 0
+    for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
+        kv_head, batch, _, lo, num_blocks, _ = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
+                                                           BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
+        count = _reduce_blocks(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q,
+                               kv_group_size, dq_smem, dq_ready, dq_empty, count, FIRST_CHUNK, BLOCK_M, HEAD_DIM,
+                               DQ_COLS, DQ_BUFFERS)
+
+
+@gluon.jit
+def attention_backward_fused_split_persistent_kernel(
+    Q, K, V, DO, LSE, DELTA, DK, DV, DQ_ACC,
+    stride_qb, stride_qh, stride_qm,
+    stride_kb, stride_kh, stride_kn,
+    stride_vb, stride_vh, stride_vn,
+    stride_dob, stride_doh, stride_dom,
+    stride_lb, stride_lh, stride_lm,
+    stride_dkb, stride_dkh, stride_dkn,
+    stride_dvb, stride_dvh, stride_dvn,
+    stride_dqb, stride_dqh, stride_dqm,
+    seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units, schedule,
+    BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
+    Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, LISTED: gl.constexpr = False,
+    SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
+):
+    """``attention_backward_fused_split_kernel`` in a persistent grid of one program per multiprocessor, each
+    taking its entries of the tile list ``schedule`` (``flashio.schedules``; the launcher always makes one:
+    causal, the balanced list; non-causal, ``split_tail_schedule``'s, whose last round is cut into query-block
+    pieces with SPLIT_TAIL, the pieces' dK/dV added into ``KEY_GRADIENT_PARTS``). A key block's K_j, V_j are
+    loaded once both warpgroups handed the previous ones back (``kv_empty``, two arrivals), so the loads land
+    while they write the previous dK_j and dV_j; the Q/dO rings and the dQ chunks run on across key blocks.
+    ``num_units`` is not read (the launch's common arguments). Prepared in v0.23, not yet run on a GPU."""
+    gl.static_assert(LISTED, "the persistent role-split kernel takes its key blocks from a tile list")
+    gl.static_assert(not SPLIT_TAIL or not IS_CAUSAL, "a split tail is a non-causal tile list")
+    (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
+     do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b) = \
+        _split_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+    kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(kv_empty, count=2)  # both warpgroups read K_j (and B V_j)
+
+    gl.warp_specialize([
+        (_persistent_probabilities_partition, (
+            LSE, DV, KEY_GRADIENT_PARTS, schedule, num_kv_heads, stride_lb, stride_lh, stride_lm, stride_dvb,
+            stride_dvh, stride_dvn, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+            k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
+            kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+            dq_ready_a, dq_empty_a,
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, SPLIT_TAIL)),
+        (_persistent_score_gradients_partition, (
+            DELTA, DK, KEY_GRADIENT_PARTS, schedule, num_kv_heads, stride_lb, stride_lh, stride_lm, stride_dkb,
+            stride_dkh, stride_dkn, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+            k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
+            kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
+            dq_ready_b, dq_empty_b,
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, SPLIT_TAIL)),
+        (_persistent_loader, (
+            Q, K, V, DO, schedule, num_kv_heads, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+            stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom, seqlen_q, seqlen_k, kv_group_size,
+            k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, q_ready, q_empty, do_ready, do_empty,
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, SPLIT_TAIL)),
+        (_persistent_dq_reducer, (
+            DQ_ACC, schedule, num_kv_heads, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size,
+            dq_smem_a, dq_ready_a, dq_empty_a, 0, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, DQ_COLS, DQ_BUFFERS,
+            SPLIT_TAIL)),
+        (_persistent_dq_reducer, (
+            DQ_ACC, schedule, num_kv_heads, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size,
+            dq_smem_b, dq_ready_b, dq_empty_b, HEAD_DIM // DQ_COLS // 2, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+            DQ_COLS, DQ_BUFFERS, SPLIT_TAIL)),
     ], [4, 1, 1, 1], [MMA_REGS, WORKER_REGS, WORKER_REGS, WORKER_REGS])
