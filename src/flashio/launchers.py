@@ -141,23 +141,38 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
     ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``."""
     if backward and config.split_tail and not causal:
-        return _split_tail_schedule(config, problem, programs, device)
+        if split_tail_extent(config, problem, programs)[1] == 0:
+            return None, {}  # whole rounds: the round-robin has no tail to split
+        return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
     if not (config.balanced_schedule and causal):
         return None, {}
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
-    key = (device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
-           config.block_n)
+    return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
+
+
+def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> torch.Tensor:
+    """The kernels' int32 table of the schedule ``make()`` of ``programs`` programs, on ``device``: made once per
+    ``key`` (device and shape) and kept, so that later calls copy nothing to the device."""
     table = _SCHEDULES.get(key)
     if table is None:
-        block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
-        work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-        schedule = schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
-                                                      high_first=not backward)
+        schedule = make()
         if schedule.programs != programs:
-            raise RuntimeError(f"a balanced schedule of {programs} programs came out with {schedule.programs}")
+            raise RuntimeError(f"a schedule for {programs} programs came out with {schedule.programs}: {key}")
         table = _SCHEDULES[key] = launch_plans.persistent(
             torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-    return table, {"LISTED": True}
+    return table
+
+
+def _balanced_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
+                    backward: bool) -> torch.Tensor:
+    """``schedules.balanced_causal_schedule``'s table: query blocks of each head (forward) or key blocks of each
+    KV head (``backward``)."""
+    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
+    work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    return _schedule_table((device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
+                            config.block_m, config.block_n), programs, device,
+                           lambda: schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
+                                                                      high_first=not backward))
 
 
 def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:
@@ -168,22 +183,14 @@ def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> 
     return tiles // programs * programs, tiles % programs
 
 
-def _split_tail_schedule(config: TileConfig, problem: "Problem", programs: int,
-                         device: torch.device) -> tuple[Optional[torch.Tensor], dict]:
-    if split_tail_extent(config, problem, programs)[1] == 0:
-        return None, {}  # whole rounds: the round-robin has no tail to split
+def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device) -> torch.Tensor:
+    """``schedules.split_tail_schedule``'s table for a fused backward's key blocks (whole rounds only when the key
+    blocks leave no partial one)."""
     head_batches = problem.num_kv_heads * problem.batch
-    key = (device, "split tail", head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
-           config.block_n)
-    table = _SCHEDULES.get(key)
-    if table is None:
-        schedule = schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n), head_batches, programs,
-                                                 cdiv(problem.seqlen_q, config.block_m))
-        if schedule.programs != programs:
-            raise RuntimeError(f"a split-tail schedule of {programs} programs came out with {schedule.programs}")
-        table = _SCHEDULES[key] = launch_plans.persistent(
-            torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-    return table, {"LISTED": True, "SPLIT_TAIL": True}
+    return _schedule_table((device, "split tail", head_batches, programs, problem.seqlen_q, problem.seqlen_k,
+                            config.block_m, config.block_n), programs, device,
+                           lambda: schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n), head_batches,
+                                                                 programs, cdiv(problem.seqlen_q, config.block_m)))
 
 
 # Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the
@@ -283,25 +290,13 @@ def _role_split_persistent_launch(config: TileConfig, problem: "Problem", device
     balanced list of ``schedules.balanced_causal_schedule``; non-causal, ``schedules.split_tail_schedule``'s
     (its last round in pieces, SPLIT_TAIL, when the key blocks leave one; else whole key blocks round-robin).
     One program per multiprocessor, at most one per key block."""
-    head_batches = problem.num_kv_heads * problem.batch
-    key_blocks = cdiv(problem.seqlen_k, config.block_n)
-    programs = min(key_blocks * head_batches, persistent_programs(device))
-    key = (device, "role split", causal, head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
-           config.block_n)
-    table = _SCHEDULES.get(key)
-    if table is None:
-        if causal:
-            work = schedules.causal_backward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m,
-                                                        config.block_n)
-            schedule = schedules.balanced_causal_schedule(key_blocks, head_batches, programs, work, high_first=False)
-        else:
-            schedule = schedules.split_tail_schedule(key_blocks, head_batches, programs,
-                                                     cdiv(problem.seqlen_q, config.block_m))
-        if schedule.programs != programs:
-            raise RuntimeError(f"a role-split schedule of {programs} programs came out with {schedule.programs}")
-        table = _SCHEDULES[key] = launch_plans.persistent(torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-    split = not causal and config.split_tail and split_tail_extent(config, problem, programs)[1] > 0
-    return (programs,), (problem.num_kv_heads, key_blocks * head_batches, table), \
+    tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
+    programs = min(tiles, persistent_programs(device))
+    if causal:
+        return (programs,), (problem.num_kv_heads, tiles, _balanced_table(config, problem, programs, device, True)), \
+            {"LISTED": True}
+    split = config.split_tail and split_tail_extent(config, problem, programs)[1] > 0
+    return (programs,), (problem.num_kv_heads, tiles, _split_tail_table(config, problem, programs, device)), \
         {"LISTED": True, **({"SPLIT_TAIL": True} if split else {})}
 
 

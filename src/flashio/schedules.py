@@ -31,7 +31,7 @@ it: nothing here is cached).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 # A tile's fixed cost (its first score product and softmax, which nothing overlaps, its last P V product and
@@ -159,12 +159,8 @@ def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,
             lists[program].append((tile, first, end, tile - bulk))
             run -= end - first
             position += end - first
-    offsets = [0]
-    for entries in lists:
-        offsets.append(offsets[-1] + len(entries))
-    entries = [entry for program_entries in lists for entry in program_entries]
-    return TileSchedule(programs, tuple(offsets), tuple(entry[0] for entry in entries),
-                        tuple(entry[1:] for entry in entries))
+    schedule = _schedule([[entry[0] for entry in entries] for entries in lists])
+    return replace(schedule, pieces=tuple(entry[1:] for entries in lists for entry in entries))
 
 
 def causal_forward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_n: int) -> tuple[float, ...]:
