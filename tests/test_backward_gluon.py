@@ -356,4 +356,32 @@ def test_the_persistent_role_split_backward_always_reads_a_tile_list(monkeypatch
     whole = launchers.describe(torch.empty(33, 4, 64, 256), torch.empty(33, 4, 64, 256), "bhnd", None)
     grid, trailing, listed = launchers.fused_backward_launch(config, whole, torch.device("cpu"))
     assert grid == (132,) and listed == {"LISTED": True}
-    assert trailing[2].tolist() == schedules.split_tail_schedule(1, 132, 132, 1).table()
+    assert trailing[2].tolist() == schedules.whole_tile_schedule(1, 132, 132).table()
+
+
+def test_a_persistent_role_split_backward_without_split_tail_lists_whole_key_blocks(monkeypatch):
+    # A list with pieces, read without SPLIT_TAIL, would make each piece a whole key block: the pieces of one
+    # block would store their dK/dV over one another (v0.24's first GPU probe of this form, max diff 0.96).
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True)
+    problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
+    grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
+    assert grid == (132,) and listed == {"LISTED": True}
+    table = trailing[2].tolist()
+    assert table == schedules.whole_tile_schedule(16, 128, 132).table()
+    offsets = table[:133]
+    assert [offsets[p + 1] - offsets[p] for p in range(132)] == [16] * 68 + [15] * 64  # 2048 blocks, 68 left over
+    assert sorted(table[133:]) == list(range(2048)) and len(table) == 133 + 2048  # whole blocks, no pieces
+
+
+def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pair_of_key_blocks(monkeypatch):
+    # The balanced list hands out pairs of key blocks: 8 KV heads x 16 key blocks are 64 pairs, so 64 programs
+    # (v0.24's first GPU run asked the schedule for 128 and stopped on its check).
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                     split_tail=True)
+    problem = launchers.describe(torch.empty(1, 8, 1024, 256), torch.empty(1, 8, 1024, 256), "bhnd", None)
+    grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
+    work = schedules.causal_backward_block_work(1024, 1024, 64, 64)
+    assert grid == (64,) and listed == {"LISTED": True} and trailing[:2] == (8, 128)
+    assert trailing[2].tolist() == schedules.balanced_causal_schedule(16, 8, 64, work, high_first=False).table()

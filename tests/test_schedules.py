@@ -212,3 +212,11 @@ def test_the_split_table_appends_each_entrys_first_query_block_end_and_slot():
 def test_a_split_tail_refuses_a_count_that_is_not_positive(arguments):
     with pytest.raises(ValueError, match="must be positive"):
         schedules.split_tail_schedule(*arguments)
+
+
+def test_a_whole_tile_schedule_deals_the_tiles_round_robin_without_pieces():
+    # 3 heads x 5 blocks on 4 programs: tile t to program t mod 4, the last round partial (3 of 4 programs).
+    schedule = schedules.whole_tile_schedule(5, 3, 4)
+    assert schedule.pieces is None and schedule.programs == 4
+    assert schedule.table() == [0, 4, 8, 12, 15] + [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11]
+    assert schedules.whole_tile_schedule(2, 1, 132).programs == 2  # at most one program per tile

@@ -287,17 +287,27 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
 def _role_split_persistent_launch(config: TileConfig, problem: "Problem", device: torch.device,
                                   causal: bool) -> tuple[tuple, tuple, dict]:
     """The persistent role-split backward (d=256; v0.23, prepared) always reads a tile list: causal, the
-    balanced list of ``schedules.balanced_causal_schedule``; non-causal, ``schedules.split_tail_schedule``'s
-    (its last round in pieces, SPLIT_TAIL, when the key blocks leave one; else whole key blocks round-robin).
-    One program per multiprocessor, at most one per key block."""
-    tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
-    programs = min(tiles, persistent_programs(device))
+    balanced list of ``schedules.balanced_causal_schedule``; non-causal with ``split_tail`` and a partial last
+    round, ``schedules.split_tail_schedule``'s (that round in pieces, SPLIT_TAIL); else whole key blocks
+    round-robin (``schedules.whole_tile_schedule``).
+    One program per multiprocessor, at most one per key block (causal: per pair of key blocks, the balanced
+    schedule's unit)."""
+    key_blocks = cdiv(problem.seqlen_k, config.block_n)
+    tiles = key_blocks * problem.num_kv_heads * problem.batch
     if causal:
+        programs = min(cdiv(key_blocks, 2) * problem.num_kv_heads * problem.batch, persistent_programs(device))
         return (programs,), (problem.num_kv_heads, tiles, _balanced_table(config, problem, programs, device, True)), \
             {"LISTED": True}
-    split = config.split_tail and split_tail_extent(config, problem, programs)[1] > 0
-    return (programs,), (problem.num_kv_heads, tiles, _split_tail_table(config, problem, programs, device)), \
-        {"LISTED": True, **({"SPLIT_TAIL": True} if split else {})}
+    programs = min(tiles, persistent_programs(device))
+    if config.split_tail and split_tail_extent(config, problem, programs)[1] > 0:
+        return (programs,), (problem.num_kv_heads, tiles, _split_tail_table(config, problem, programs, device)), \
+            {"LISTED": True, "SPLIT_TAIL": True}
+    # Without the option (or without a partial round) whole key blocks round-robin: a list with pieces would be
+    # read as whole blocks, and their dK/dV stored over one another (v0.24's first probe of the form).
+    head_batches = problem.num_kv_heads * problem.batch
+    whole = _schedule_table((device, "whole tiles", head_batches, programs, key_blocks), programs, device,
+                            lambda: schedules.whole_tile_schedule(key_blocks, head_batches, programs))
+    return (programs,), (problem.num_kv_heads, tiles, whole), {"LISTED": True}
 
 
 def convert_key_gradient_parts(parts: torch.Tensor, dk: torch.Tensor, dv: torch.Tensor, dk_strides: tuple,

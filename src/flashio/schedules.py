@@ -99,6 +99,18 @@ def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int,
     return _schedule(lists)
 
 
+def whole_tile_schedule(blocks_per_head: int, head_batches: int, programs: int) -> TileSchedule:
+    """Tile t (id ``head_batch * blocks_per_head + block``) to program t mod ``programs``, every tile whole: the
+    non-causal list of a listed kernel without a split tail (its last round partial when the tiles are not a
+    multiple of the programs)."""
+    if programs < 1 or head_batches < 1 or blocks_per_head < 1:
+        raise ValueError(f"blocks_per_head, head_batches and programs must be positive; got {blocks_per_head}, "
+                         f"{head_batches}, {programs}")
+    tiles = blocks_per_head * head_batches
+    programs = min(programs, tiles)
+    return _schedule([list(range(program, tiles, programs)) for program in range(programs)])
+
+
 def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
                              block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
                              tail_rounds: int = TAIL_ROUNDS, high_first: bool = True) -> TileSchedule:
