@@ -16,10 +16,10 @@ grep -E "^==|Duration|Executed Ipc Active|Issue Slots Busy|Warp Cycles Per Issue
 FLASHIO_TUNING_CACHE=off timeout 120 ncu --clock-control none --profile-from-start off \
     -k regex:attention_forward_gluon --section WarpStateStats --section SourceCounters --page source \
     --print-source sass --csv python3 $P/ncu_profile.py --child --pass forward \
-    --forward-form out-regs-half-balanced --point 128:noncausal:1024 > /tmp/ncu_run9_source.csv 2> "$OUT/ncu_run9_source_stderr.txt"
-echo "source rc $?" >> "$OUT/ncu_run9_source_stderr.txt"
+    --forward-form out-regs-half-balanced --point 128:noncausal:1024 > /tmp/ncu_run9_source.csv 2> /tmp/ncu_run9_source_stderr.txt
+echo "source rc $?" >> /tmp/ncu_run9_source_stderr.txt
 gzip -c /tmp/ncu_run9_source.csv > "$OUT/ncu_run9_source.csv.gz"
-python3 $P/stall_sites.py /tmp/ncu_run9_source.csv > "$OUT/ncu_run9_stall_sites.txt" 2>&1; cat "$OUT/ncu_run9_stall_sites.txt" | head -40
+(python3 $P/stall_sites.py /tmp/ncu_run9_source.csv; tail -5 /tmp/ncu_run9_source_stderr.txt) > "$OUT/ncu_run9_stall_sites.txt" 2>&1; cat "$OUT/ncu_run9_stall_sites.txt" | head -40
 timeout 200 python3 -m flashio.cli bench --seqlens 8192 16384 --head-dims 64 --dtypes fp16 --causal no \
     --systems flashio sdpa_cudnn --timing sustained --no-progress --out "$OUT/sustained" > "$OUT/sustained_console.txt" 2>&1
 echo "bench rc $?" >> "$OUT/sustained_console.txt"; tail -15 "$OUT/sustained_console.txt"; ls "$OUT/sustained"
