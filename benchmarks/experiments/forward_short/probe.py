@@ -293,11 +293,27 @@ and again at noncausal:4096 noncausal:16384 (the session's last device seconds: 
 1k 535 / 499, 2k 590 / 598, 4k 668 / 646, 16k 631 / 636 (cuDNN 606 / 649 / 668 / 672): wrong, -7% at 1k. A
 forward tile is short (8 key blocks of two products at 1k, against the backward's 16 query blocks of five),
 so the extra pieces' tile overheads and the merge kernel cost more than the half round they save. Removed.
+
+Run 21 (v0.24): the tuned persistent forms with the loader prefetching the next tile's Q rows into the L2
+(``q_prefetch``; one ``prefetch.global.L2`` per 128-byte line, issued before the current tile's loads), after the
+forced check path "forward: Gluon, persistent, next Q prefetched into the L2":
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 \
+        noncausal:16384 --forms "tuned persistent" "tuned persistent, Q prefetched"
+
+Why (v0.24 ncu run 9, d=128 non-causal 1k, the tuned form storing from registers): its consumers spend ~6.6% of
+their stall samples waiting for their Q tile at each tile start (q_ready; 1193 of ~18,000 samples), another
+~1.8% at the hand-back barrier before it. Their Q buffer goes back at the end of the key loop and the loader's
+TMA load of the next Q (16 KB per consumer, never read before: HBM) lands a round trip later, while the
+consumers have only the epilogue to do. Prediction: with the rows already in the L2 that wait roughly halves:
++2-4% at N = 1k (both masks), +1-2% at 2k, within 1% at 16k (one tile boundary in 128 key blocks).
 """
 
 import argparse
 import contextlib
 import os
+from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -426,6 +442,14 @@ FORMS = {
     "Gluon persistent split K/V, balanced (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                          balanced_schedule=True),)}}),
+    # v0.24: the tuned persistent form of each head dim, without and with the L2 prefetch of the next tile's Q.
+    "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
+        256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
+    "tuned persistent, Q prefetched": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (replace(configs.FORWARD_GLUON_CANDIDATES[64][1], q_prefetch=True),),
+        128: (replace(configs.FORWARD_GLUON_CANDIDATES[128][2], q_prefetch=True),),
+        256: (replace(configs.FORWARD_GLUON_CANDIDATES[256][1], q_prefetch=True),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
