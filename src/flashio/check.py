@@ -351,13 +351,6 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     q_in_registers=True),
             persistent_d256),
-        # v0.24: the tuned persistent forms with the loader prefetching the next tile's Q rows into the L2.
-        "forward: Gluon, persistent, next Q prefetched into the L2": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, q_prefetch=True),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
-                    q_prefetch=True),
-            replace(persistent_d256, q_prefetch=True)),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

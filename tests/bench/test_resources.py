@@ -311,12 +311,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # was removed in v0.22: slower, and its d=256 form hung on the H200). v0.18's half diagonal block and
     # tile list (LISTED) keep the bounds: 0-32 B at d=64 and d=128, 48 B at d=256; Q in registers (v0.18,
     # prepared) none at d=64, 8 B at d=128 causal.
-    # v0.24's Q prefetch: see the test below.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 35
+    assert len(rows) == 32
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
-        assert row["stack"] <= (80 if "q-prefetch" in row["label"] else 64), row
+        assert row["stack"] <= 64, row
 
 
 def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_round_robin(fused_backward):
@@ -346,18 +345,3 @@ def test_the_persistent_role_split_backward_compiles_as_one_program_per_multipro
         assert_one_12_warp_program_on_warpgroup_mmas(row)
         assert row.get("HMMA", 0) == 0 and row["HGMMA"] >= 4 * row["HGMMA_groups"], row
     assert next(row for row in rows if "split tail" in row["label"])["float_atomic_adds"] > 0
-
-
-def test_a_forward_loader_prefetching_the_next_q_issues_one_l2_prefetch_per_line_of_it(gluon_forward):
-    # v0.24: the loader warp prefetches the next tile's 128 Q rows into the L2, one prefetch.global.L2 per
-    # 128-byte line: 128 rows x 1 / 2 / 4 lines at d = 64 / 128 / 256 over 32 lanes, 4 / 8 / 16 per lane, in
-    # the listed forms (d=64, d=128); the d=256 form (round-robin causal work units of two tiles) unrolls its
-    # loop over the next unit's tiles once: 32. The forms without the option issue none. Its stack: the same
-    # at d=64 (0 B); d=128 8 -> 24 B and d=256 64 -> 80 B. At d=128 these are values of the kernel's prologue
-    # that each consumer reloads once per tile, in its epilogue, not in its key loop (the sm_90a SASS, read on
-    # the CPU); the d=256 compile was not read.
-    rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    prefetching = {row["label"].rsplit("=", 1)[1]: row for row in rows if "q-prefetch" in row["label"]}
-    assert {d: row["L2_prefetches"] for d, row in prefetching.items()} == {"64": 4, "128": 8, "256": 32}
-    assert {d: row["stack"] for d, row in prefetching.items()} == {"64": 0, "128": 24, "256": 80}
-    assert all(row.get("L2_prefetches", 0) == 0 for row in rows if "q-prefetch" not in row["label"])

@@ -308,12 +308,22 @@ their stall samples waiting for their Q tile at each tile start (q_ready; 1193 o
 TMA load of the next Q (16 KB per consumer, never read before: HBM) lands a round trip later, while the
 consumers have only the epilogue to do. Prediction: with the rows already in the L2 that wait roughly halves:
 +2-4% at N = 1k (both masks), +1-2% at 2k, within 1% at 16k (one tile boundary in 128 key blocks).
+Outcome (results/2026-12-01_h200_v0.24_probes/probe_fwd_run21_*.txt; check path 15 of 15 PASS): wrong, slower,
+bf16 TFLOP/s without / with: d=128 non-causal 1k 503 / 479, 2k 575 / 552, 16k 637 / 641, causal 1k 373 / 351,
+2k 492 / 460; d=256 non-causal 1k 596 / 574, 2k 669 / 640, causal 1k 444 / 434.
+Run 22 (v0.24): the same with the TMA unit's asynchronous bulk prefetch (``cp.async.bulk.prefetch.L2``: the
+whole tile in one when its rows are contiguous, as here) instead of the line prefetches, which are load
+instructions of the loader warp itself: level to slower, d=128 non-causal 1k 499 / 500, 2k 575 / 558, 16k 624 /
+616, causal 1k 369 / 363, 2k 487 / 474; d=256 594 / 582, 652 / 632, 443 / 439 (probe_fwd_run22_*.txt; check 15 of
+15 PASS). So the wait at the tile start is not HBM latency that an earlier fetch could hide: a 32 KB TMA load
+from the L2 still lands most of a microsecond after the hand-back that allows it. Removed; the option, its
+check path and tests are results/2026-12-01_h200_v0.24_probes/q_prefetch_bulk.patch (the line form's helper
+beside it).
 """
 
 import argparse
 import contextlib
 import os
-from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -442,14 +452,10 @@ FORMS = {
     "Gluon persistent split K/V, balanced (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                          balanced_schedule=True),)}}),
-    # v0.24: the tuned persistent form of each head dim, without and with the L2 prefetch of the next tile's Q.
+    # v0.24: the tuned persistent form of each head dim (runs 21-22 beside it: the patches' "Q prefetched").
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
-    "tuned persistent, Q prefetched": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (replace(configs.FORWARD_GLUON_CANDIDATES[64][1], q_prefetch=True),),
-        128: (replace(configs.FORWARD_GLUON_CANDIDATES[128][2], q_prefetch=True),),
-        256: (replace(configs.FORWARD_GLUON_CANDIDATES[256][1], q_prefetch=True),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {

@@ -156,8 +156,6 @@ def resources(compiled, num_warps: int) -> dict:
                 opcodes[name] += 1
         if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
             opcodes["float_atomic_adds"] += 1
-        if instruction.startswith("CCTL.E.PF2"):  # prefetch.global.L2: a line fetched into the L2, not waited for
-            opcodes["L2_prefetches"] += 1
         # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its
         # k-steps are issued back to back, one per k-step when ptxas serialises them (its C7512 "insufficient
         # register resources" case, v0.20).

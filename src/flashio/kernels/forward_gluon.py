@@ -663,49 +663,20 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
-def _prefetch_query_rows(Q, stride_qb, stride_qh, stride_qm, batch, head, start_m, seqlen_q,
-                         TILE_ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
-    """Q rows [start_m, start_m + TILE_ROWS) of one head fetched into the L2 (``prefetch.global.L2``, one
-    128-byte line per element, rows past ``seqlen_q`` clamped to the last one), by the loader's one warp.
-    Nothing waits for it: the later TMA load of these rows reads the L2 instead of HBM. One line per lane at a
-    time: the loader has 24 registers, and eight 64-bit addresses at once put them on the stack. (A bulk
-    prefetch per row takes a uniform register: ptxas loops over the lanes, 128 times per tile at d=128.)"""
-    LINES: gl.constexpr = (HEAD_DIM * Q.dtype.element_ty.primitive_bitwidth // 8 + 127) // 128
-    LINE_ELEMENTS: gl.constexpr = 1024 // Q.dtype.element_ty.primitive_bitwidth
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
-    lane = gl.arange(0, 32, layout=layout)
-    head_rows = Q + batch.to(gl.int64) * stride_qb + head.to(gl.int64) * stride_qh
-    for chunk in gl.static_range(TILE_ROWS * LINES // 32):
-        line = chunk * 32 + lane
-        row = gl.minimum(start_m + line // LINES, seqlen_q - 1)
-        address = (head_rows + row.to(gl.int64) * stride_qm + (line % LINES) * LINE_ELEMENTS).to(gl.int64,
-                                                                                                 bitcast=True)
-        gl.inline_asm_elementwise("prefetch.global.L2 [$1];\n mov.u32 $0, 0;", "=r,l", [address],
-                                  dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
-                       schedule=None, LISTED: gl.constexpr = False, Q_PREFETCH: gl.constexpr = False):
+                       schedule=None, LISTED: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
-    this program's entries in ``schedule``). Q_PREFETCH: before a tile's (or a work unit's) loads, the next
-    one's Q rows are prefetched into the L2 (``_prefetch_query_rows``), a tile ahead of their TMA load."""
+    this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     if LISTED:
-        last_entry = gl.load(schedule + gl.program_id(0) + 1)
-        for index in range(gl.load(schedule + gl.program_id(0)), last_entry):
-            if Q_PREFETCH:
-                if index + 1 < last_entry:
-                    next_block, next_head, next_batch = _listed_block(schedule, index + 1, num_blocks, num_heads)
-                    _prefetch_query_rows(Q, stride_qb, stride_qh, stride_qm, next_batch, next_head,
-                                         next_block * CONSUMERS * ROWS, seqlen_q, CONSUMERS * ROWS, HEAD_DIM)
+        for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
@@ -716,14 +687,6 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
-        if Q_PREFETCH:
-            next_unit = unit + gl.num_programs(0)
-            if next_unit < num_units:
-                for half in range(_unit_tiles(next_unit, num_blocks, IS_CAUSAL)):
-                    next_block, next_head, next_batch = _tile_coordinates(next_unit, half, num_blocks, num_heads,
-                                                                          IS_CAUSAL)
-                    _prefetch_query_rows(Q, stride_qb, stride_qh, stride_qm, next_batch, next_head,
-                                         next_block * CONSUMERS * ROWS, seqlen_q, CONSUMERS * ROWS, HEAD_DIM)
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
             start_m = block * CONSUMERS * ROWS
@@ -891,7 +854,6 @@ def attention_forward_gluon_persistent_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-    Q_PREFETCH: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -911,9 +873,7 @@ def attention_forward_gluon_persistent_kernel(
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
-    is tuned). ``Q_PREFETCH``: the loader prefetches the next tile's Q rows into the L2 before this tile's loads
-    (``_persistent_loader``; v0.24: the consumers of the d=128 form storing from registers waited for their
-    Q at each tile start, an HBM round trip after handing the buffer back)."""
+    is tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
@@ -952,7 +912,7 @@ def attention_forward_gluon_persistent_kernel(
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, Q_PREFETCH)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -974,5 +934,5 @@ def attention_forward_gluon_persistent_kernel(
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, Q_PREFETCH)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
