@@ -56,7 +56,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trace", action="store_true",
                         help="the first candidate three times per length, with each run's per-call times")
+    parser.add_argument("--warmup-ms", type=int, default=None,
+                        help="the sustained timer's warm-up per system and mode instead of the bench's")
     args = parser.parse_args()
+    if args.warmup_ms is not None:
+        sweep.SUSTAINED_WARMUP_MS = args.warmup_ms
     forms = configs.BACKWARD_FUSED_CANDIDATES[64]
     reads = traced_reads() if args.trace else []
     order = (forms[0],) * 3 if args.trace else (*forms, *forms)
