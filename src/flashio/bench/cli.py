@@ -45,7 +45,7 @@ def register(subparsers) -> None:
                              "runs at the same GPU clock (it follows the power draw within tens of "
                              "milliseconds); fair between kernels of similar power draw, it understates a "
                              "system that would clock higher alone (FA2, standard attention); sustained: each "
-                             "system alone, calls back to back, 300 ms of warm-up then ~100 ms timed, so that "
+                             "system alone, calls back to back, 1 s of warm-up then ~100 ms timed, so that "
                              "each runs at its own power-limited clock, as in a long training job")
     parser.add_argument("--rounds", type=positive_int, default=1,
                         help="with --timing blocks: this many alternate blocks of 100/ROUNDS ms per system, "

@@ -13,7 +13,7 @@ head-to-head of kernels that draw similar power (flashio and cuDNN); a system th
 (FA2, memory-bound standard attention) would run at a higher clock than the mix gives it, so its rate is
 understated and ratios against it overstated (v0.16, d=128, same session: FA2's forward 1-2% and its
 backward 5-7% slower interleaved than in blocks, medians). ``timing="sustained"`` runs each system alone,
-calls back to back, for 300 ms before timing it (``_time_sustained``): every system at its own
+calls back to back, for 1 s before timing it (``_time_sustained``): every system at its own
 power-limited clock, as in a long training job (v0.17: d=128 causal 1k forward flashio ÷ cuDNN 0.90,
 interleaved 0.84).
 Backward time = (forward+backward) − forward. FLOPs follow
@@ -390,10 +390,14 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
     return {name: _with_backward(measured) for name, measured in times.items() if name not in failed}, failed
 
 
-# Sustained timing: each system alone, calls back to back, SUSTAINED_WARMUP_MS of warm-up (the H200 reaches
-# its power limit within 50-100 ms of a busy start: drift.py, v0.16), then runs of about RUN_MS timed for
-# about TIMED_MS, at least SUSTAINED_MIN_RUNS of them; the median run per call.
-SUSTAINED_WARMUP_MS = 300
+# Sustained timing: each system alone, calls back to back, SUSTAINED_WARMUP_MS of warm-up, then runs of about
+# RUN_MS timed for about TIMED_MS, at least SUSTAINED_MIN_RUNS of them; the median run per call. The H200
+# reaches its power limit within 50-100 ms of a busy start (drift.py, v0.16), but after a point's first calls
+# (flashio's tuning) its clock keeps moving for longer: with 300 ms of warm-up the first system timed at a
+# point (flashio) ran its d=64 fp16 8k forward+backward at 8.5 ms per call rising to 9.7 within the timed
+# 100 ms, a settled 8.7-9.0 in the next runs at that point (v0.24, sustained_forms.py --trace; backward 0.93x
+# cuDNN first, 1.05x after). With 1000 ms the first run measured what the later ones did (1.08x, three runs).
+SUSTAINED_WARMUP_MS = 1000
 RUN_MS = 10
 SUSTAINED_MIN_RUNS = 5
 
