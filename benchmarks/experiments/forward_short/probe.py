@@ -319,6 +319,30 @@ instructions of the loader warp itself: level to slower, d=128 non-causal 1k 499
 from the L2 still lands most of a microsecond after the hand-back that allows it. Removed; the option, its
 check path and tests are results/2026-12-01_h200_v0.24_probes/q_prefetch_bulk.patch (the line form's helper
 beside it).
+
+Run 23 (v0.24): the Q hand-back after the last score product again (``early_q_release``; run 13 measured it 2-12%
+slower), now from a step of its own after the key loops instead of a branch in every step. The sm_90a SASS of
+run 13's form shows why it lost: with the hand-back in the loop body, every step waits for its P V product
+(``WARPGROUP.DEPBAR.LE gsb0, 0x0``) right after its scores, before its softmax. Peeled, the loop bodies are
+the tuned form's, and the last step arrives on ``q_empty`` between its score wait and its P V wait. After the
+check path "forward: Gluon, persistent, half diagonal block, Q handed back early":
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 110 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 \
+        noncausal:16384 --forms "tuned persistent" "Gluon persistent, Q handed back early, half diagonal, balanced"
+
+Prediction: the next tile's Q load starts about one key block (~2 µs at 1k) before the end of the key loop
+instead of after it, and it takes ~0.8 µs from the L2 (runs 21-22), so the consumers' wait at the tile start
+(ncu run 9: ~6.6% of their stall samples) mostly goes: +3-6% at N = 1k, +1-3% at 2k, within 1% at 16k. Against
+it: the form keeps 8 values per tile on the stack (26 spill stores at d=128 non-causal, none in the key loops)
+and adds a third copy of a step's code.
+Outcome (results/2026-12-01_h200_v0.24_probes/probe_fwd_run23_d128.txt; check path 15 of 15 PASS): wrong, slower
+everywhere, by most at non-causal 16k, where the hand-back is one step in 128. TFLOP/s tuned / peeled: non-causal
+1k 520 / 461, 2k 585 / 517, 16k 638 / 583; causal 1k 373 / 357, 2k 497 / 467. The kernel grew from 5512 to 7232
+instructions (non-causal), and each consumer partition has its own copy. Its loop bodies' SASS has the same
+structure as the tuned form's, so the likelier cause is instruction fetch or the spills, not the hand-back. That
+is not profiled. Removed: results/2026-12-01_h200_v0.24_probes/early_q_release_peeled.patch (on 5c4a9aa's
+kernels).
 """
 
 import argparse

@@ -265,6 +265,17 @@ Prediction: the split tail +2-5% non-causal (2048 key blocks of 64 keys on 132 p
 tiles, as the d=128 backward's, not short ones as the forward's), causal +0-3% (the balanced list against the
 hardware's order); the persistent form without it level or slower (its loader and reducers spill at 24
 registers, and a key block's loads wait for both warpgroups to hand the previous one back).
+Outcome (v0.24, results/2026-12-01_h200_v0.24_probes/probe_bwd_run12_d256.txt, bf16, median of 3 rounds,
+TFLOP/s tuned / persistent / persistent with split tail; cuDNN in brackets). The first call stopped on a launcher
+error: a causal grid of 128 programs for 64 pairs of key blocks (fixed: at most one program per pair). The
+check path then passed 15 of 15. Non-causal 1k 322 / 301 / 313 (307), 2k 377 / 355 / 374 (352), 16k 436 / 399 /
+436 (361). Causal 1k 247 / 218 / 218 (256), 2k 313 / 305 / 307 (315), 4k 363 / 370 / 366 (351), 16k 434 / 428 /
+425 (385). So the split-tail prediction was wrong: the split tail is level with the one-key-block kernel, not
++2-5%. The causal prediction was wrong too: -12% at 1k, -2% at 16k, +1-2% at 4k only. The persistent form
+without the split tail gave wrong dK/dV (max difference 0.96 / 0.44 / 0.12): its launcher passed the split list,
+whose pieces the kernel read as whole key blocks. With whole key blocks round-robin
+(``schedules.whole_tile_schedule``; run 12b, probe_bwd_run12b_d256.txt) it is correct and 2% slower than the
+tuned kernel (1k 316 against 323, 2k 375 against 383). Not a candidate.
 """
 
 import argparse
