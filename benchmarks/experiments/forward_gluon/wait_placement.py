@@ -12,6 +12,8 @@ of eight steps, in three forms:
 - P from shared memory;
 - the P V product issued after S_j's row maximum instead of beside S_j.
 
+and, with P from registers, two softmax orders: each block's row maximum before its exponentials (the online
+softmax), or the previous blocks' maximum in the exponentials (this block's kept for the next).
 Each row prints the order of the waits, the closing warpgroup MMA of each group and the exponentials, run
 together (``MUFU.EX2x18``: 18 in a row).
 
@@ -23,11 +25,19 @@ Outcome (v0.24, first step of the eight shown):
     P from shared memory: MMAx2 wait(0x1) MUFU.EX2x17 wait(0x0) MUFU.EX2x47
     P V issued after the row maximum: MMA wait(0x0) MUFU.EX2x24 MMA wait(0x0) MUFU.EX2x40
 
-ptxas leaves a fixed share of the exponentials before the wait and puts the rest after it. From registers, 18
-of the 64 go before it; from shared memory, 17: so the register operand is not the cause. Issued after the row
-maximum, the product's wait follows its issue at once, and 24 exponentials move up before the issue. In the
-forward's loop, which has more in flight, none go before the wait. That looks like ptxas's latency estimate for
-the product deciding where the wait goes. ``ptxas --help`` (CUDA 12.8) lists no option for it.
+    row maximum, then exponentials: MMAx2 wait(0x1) wait(0x0) MUFU.EX2x64
+    exponentials with the previous maximum: MMAx2 wait(0x1) MUFU.EX2x17 wait(0x0) MUFU.EX2x47
+
+ptxas leaves a share of the exponentials before the wait and puts the rest after it. From registers, 18 of the
+64 go before it; from shared memory, 17: so the register operand is not the cause. Issued after the row
+maximum, the product's wait follows its issue at once, and 24 exponentials move up before the issue.
+
+With each block's row maximum first, as the online softmax has it, no exponential goes before the wait: the
+forward loop's order. The exponentials then depend on a reduction through warp shuffles, and ptxas fills the
+shuffles' latency with the wait, which it seems to count as free. With the previous maximum they do not
+depend on the shuffles, and 17 go before the wait again. So the dependency of the exponentials on the block's
+maximum is what undoes the overlap. ``ptxas --help`` (CUDA 12.8) lists no option for this, and ptxas 12.9
+places the wait the same way.
 """
 
 import os
@@ -45,7 +55,7 @@ from flashio.configs import TileConfig
 
 @gluon.jit
 def wait_placement_kernel(Q, K, V, O, LSE, N: gl.constexpr, D: gl.constexpr, P_SHARED: gl.constexpr,
-                          STEPS: gl.constexpr, PV_AFTER_MAX: gl.constexpr = False):
+                          STEPS: gl.constexpr, PV_AFTER_MAX: gl.constexpr = False, ROW_MAX: gl.constexpr = 0):
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D, 16])
     lhs: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
@@ -64,6 +74,7 @@ def wait_placement_kernel(Q, K, V, O, LSE, N: gl.constexpr, D: gl.constexpr, P_S
     acc = gl.zeros([64, D], gl.float32, o_layout)
     p = gl.zeros([64, N], gl.bfloat16, lhs)
     row_sums = gl.zeros([64], gl.float32, gl.SliceLayout(1, s_layout))
+    m_prev = gl.full([64], -1.0e30, gl.float32, gl.SliceLayout(1, s_layout))
     for _ in range(STEPS):
         s = warpgroup_mma(q_smem, k_smem.permute((1, 0)), gl.zeros([64, N], gl.float32, s_layout), use_acc=False,
                           is_async=True)
@@ -78,7 +89,14 @@ def wait_placement_kernel(Q, K, V, O, LSE, N: gl.constexpr, D: gl.constexpr, P_S
             else:
                 acc = warpgroup_mma(p, v_smem, acc, is_async=True)
             s = warpgroup_mma_wait(num_outstanding=1, deps=[s])
-            e = gl.exp2(s)
+            if ROW_MAX == 1:  # the online softmax's order: this block's row maximum first
+                m_prev = gl.maximum(m_prev, gl.max(s, axis=1))
+                e = gl.exp2(s - m_prev[:, None])
+            elif ROW_MAX == 2:  # the previous blocks' maximum in the exponentials, this block's for the next
+                e = gl.exp2(s - m_prev[:, None])
+                m_prev = gl.maximum(m_prev, gl.max(s, axis=1))
+            else:
+                e = gl.exp2(s)
         row_sums += gl.sum(e, axis=1)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
         if P_SHARED:
@@ -125,7 +143,9 @@ def order(lines: list[str]) -> str:
 
 def main() -> None:
     for label, options in (("P from registers", {}), ("P from shared memory", {"P_SHARED": True}),
-                           ("P V issued after the row maximum", {"PV_AFTER_MAX": True})):
+                           ("P V issued after the row maximum", {"PV_AFTER_MAX": True}),
+                           ("row maximum, then exponentials", {"ROW_MAX": 1}),
+                           ("exponentials with the previous maximum", {"ROW_MAX": 2})):
         constants = {"N": 128, "D": 128, "P_SHARED": False, "STEPS": 8, **options}
         compiled = resources.compile_for_hopper(wait_placement_kernel, constants, TileConfig(64, 128, 4, 1))
         print(f"{label}: {order(sass_lines(compiled))[:160]}")
