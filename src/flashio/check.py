@@ -47,6 +47,7 @@ class CorrectnessCase:
     block_sparse: bool = False
     varlen: bool = False
     deterministic: bool = False
+    key_spikes: bool = False  # a late band of keys 6x larger: rows' score maxima jump mid-sequence
 
 
 def _max_err(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -66,7 +67,14 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
     shape_q = (case.batch, case.heads, case.seqlen_q, case.head_dim)
     shape_k = (case.batch, case.kv_heads, case.seqlen_k, case.head_dim)
     q = torch.randn(shape_q, device=device, dtype=case.dtype, requires_grad=True)
-    k = torch.randn(shape_k, device=device, dtype=case.dtype, requires_grad=True)
+    k = torch.randn(shape_k, device=device, dtype=case.dtype)
+    if case.key_spikes:
+        # A band of 96 keys five eighths along, scaled 6x: its scores (in log2 units, std ~8.7 at d=128) exceed
+        # the rows' running maxima from the earlier blocks by far more than a conditionally rescaling softmax
+        # lets pass without moving its maximum.
+        band = slice(case.seqlen_k * 5 // 8, case.seqlen_k * 5 // 8 + 96)
+        k[:, :, band] *= 6
+    k.requires_grad_()
     v = torch.randn(shape_k, device=device, dtype=case.dtype, requires_grad=True)
     dout = torch.randn(shape_q, device=device, dtype=case.dtype)
     block_mask = None
@@ -198,6 +206,10 @@ CORRECTNESS_CASES = [
     # 16 query blocks, the last one partial).
     CorrectnessCase("d128 1k, the grid's 16x16 heads", 16, 16, 16, 1024, 1024, 128),
     CorrectnessCase("d128 GQA 8/2 1000x1500, 12 sequences", 12, 8, 2, 1000, 1500, 128),
+    # v0.24: score maxima that jump in a late key block, with and without the causal mask (the softmax's
+    # rescaling path: always taken by the online softmax, rarely by a conditionally rescaling one).
+    CorrectnessCase("d128 1k, late key spikes", 2, 8, 8, 1024, 1024, 128, key_spikes=True),
+    CorrectnessCase("d64 causal 2k, late key spikes", 2, 8, 8, 2048, 2048, 64, causal=True, key_spikes=True),
 ]
 
 
@@ -209,7 +221,8 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d128 varlen 1k", "d128 deterministic causal 2k", "d64 GQA 8/2 1000x1500 causal fp16",
     "d128 GQA 8/2 60x1000 causal", "d128 causal 640 (5 key blocks)", "d256 GQA 8/2 1500x1000 causal fp16",
     "d64 causal 1k, the grid's 16x32 heads", "d128 causal 1k, the grid's 16x16 heads",
-    "d64 1k, the grid's 16x32 heads", "d128 1k, the grid's 16x16 heads", "d128 GQA 8/2 1000x1500, 12 sequences")]
+    "d64 1k, the grid's 16x32 heads", "d128 1k, the grid's 16x16 heads", "d128 GQA 8/2 1000x1500, 12 sequences",
+    "d128 1k, late key spikes", "d64 causal 2k, late key spikes")]
 
 
 def forced_paths() -> dict:
@@ -350,6 +363,14 @@ def forced_paths() -> dict:
                     q_in_registers=True),
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     q_in_registers=True),
+            persistent_d256),
+        # v0.24 (prepared, not run): the tuned persistent forms with conditional rescaling in their key loop; d=256
+        # keeps its tuned form (with the option its compile spills 80-136 B).
+        "forward: Gluon, persistent, conditional rescaling": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True, lazy_rescale=True),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
+                    lazy_rescale=True),
             persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {

@@ -343,11 +343,33 @@ instructions (non-causal), and each consumer partition has its own copy. Its loo
 structure as the tuned form's, so the likelier cause is instruction fetch or the spills, not the hand-back. That
 is not profiled. Removed: results/2026-12-01_h200_v0.24_probes/early_q_release_peeled.patch (on 5c4a9aa's
 kernels).
+
+Run 24 (v0.24, prepared, not yet run): the tuned persistent forms with conditional rescaling in their key loop
+(``lazy_rescale``, ``_lazy_online_softmax``: exponentials against the running maximum, which moves only when a
+block's maximum exceeds it by more than 2^8). experiments/forward_gluon/wait_placement.py found that the online
+softmax's dependency on each block's row maximum is what makes ptxas wait for the previous P V product before
+the exponentials. In the option's sm_90a compile they run beside that product (520 exponentials between the
+two waits per causal compile, against none for the tuned forms; `python -m flashio.bench.resources`). The cost
+is a warpgroup-wide decision per block (a reduction through shared memory, two more barriers) and 24-48 B of
+stack (causal; none in the loop's steady state, not checked at d=64). First the check path, whose cases now
+include two with a late band of 6x keys (score maxima that jump mid-sequence: the rescaling branch):
+
+    PYTHONPATH=src timeout 150 python3 -m flashio.check --skip-timing --skip-default-cases --case-timeout 100 \
+        --paths "forward: Gluon, persistent, conditional rescaling"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 250 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 64 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 \
+        causal:2048 noncausal:16384 --forms "tuned persistent" "tuned persistent, conditional rescaling"
+
+Prediction: +3-8% at N <= 2k, where both consumers are at a tile boundary at once and nothing else fills the
+tensor cores during their exponentials; +0-3% at 16k (0.98 of the matmul ceiling at d=128 already); d=64, whose
+softmax is a larger share of a block, at the top of those ranges. Against it: the per-block decision's
+barriers, and a second set of exponentials whenever a block rescales.
 """
 
 import argparse
 import contextlib
 import os
+from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -480,6 +502,11 @@ FORMS = {
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
+    # v0.24 (prepared): the same with conditional rescaling in the key loop (d=256: its compile spills 80-136 B).
+    "tuned persistent, conditional rescaling": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (replace(configs.FORWARD_GLUON_CANDIDATES[64][1], lazy_rescale=True),),
+        128: (replace(configs.FORWARD_GLUON_CANDIDATES[128][2], lazy_rescale=True),),
+        256: (replace(configs.FORWARD_GLUON_CANDIDATES[256][1], lazy_rescale=True),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
