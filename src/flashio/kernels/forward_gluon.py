@@ -137,6 +137,18 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
 
 
 @gluon.jit
+def _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr,
+                    s_layout: gl.constexpr):
+    """Scores S of the key block at ``start_n`` with -inf for keys past the end or (causal) past a row's last
+    visible key."""
+    keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    visible = (keys < seqlen_k)[None, :]
+    if IS_CAUSAL:
+        visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
+    return gl.where(visible, s, float("-inf"))
+
+
+@gluon.jit
 def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
                     IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr):
     """One block of scores S into the running softmax (base 2, FlashAttention-2 section 3.1):
@@ -144,11 +156,7 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
     Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
     visible key score -inf."""
     if MASKED:
-        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
-        visible = (keys < seqlen_k)[None, :]
-        if IS_CAUSAL:
-            visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
-        s = gl.where(visible, s, float("-inf"))
+        s = _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
         m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
         m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
     else:
@@ -172,11 +180,7 @@ def _lazy_online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_
     wait_placement.py). Exact: m, l and O stay relative to the same m. Returns (P in float32, alpha, m', l')."""
     RESCALE_THRESHOLD: gl.constexpr = 8.0
     if MASKED:
-        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
-        visible = (keys < seqlen_k)[None, :]
-        if IS_CAUSAL:
-            visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
-        s = gl.where(visible, s, float("-inf"))
+        s = _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
     m_safe = gl.where(m_i == float("-inf"), 0.0, m_i)
     p = gl.exp2(s * qk_scale - m_safe[:, None])
     m_block = gl.max(s, 1) * qk_scale
