@@ -1,70 +1,85 @@
 """A float32 PyTorch mirror of the forward's key-loop softmax, block by block, in its two forms: the online
 softmax (``_online_softmax``) and conditional rescaling (``_lazy_online_softmax``, ``lazy_rescale``: exponentials
 against the running maximum, which moves only when a block's maximum exceeds it by more than 2^8; block 0 as the
-kernel's prologue, exact), against a float64 softmax. It checks the recurrence's algebra on the CPU: threshold,
-rows without visible keys, a late band of 6x keys. Gluon has no interpreter, so the kernel itself is checked only
-on the GPU (the forced check path "forward: Gluon, persistent, conditional rescaling"). Here the rescaling
-decision covers all rows at once; the kernel's covers a warpgroup's 64, which rescales a subset: also exact.
+kernel's prologue, exact), against ``flashio.reference.attention_reference`` in float64. It checks the
+recurrence's algebra on the CPU: threshold, rows without visible keys, a late band of 6x keys. Gluon has no
+interpreter, so the kernel itself is checked only on the GPU (the forced check path "forward: Gluon, persistent,
+conditional rescaling"). Here the rescaling decision covers all rows at once; the kernel's covers a warpgroup's
+64, which rescales a subset: also exact.
 
-    python3 benchmarks/experiments/forward_gluon/conditional_rescaling_mirror.py
+    PYTHONPATH=src python3 benchmarks/experiments/forward_gluon/conditional_rescaling_mirror.py
 
-Outcome (v0.24): both forms match the float64 softmax to 8e-6 in O and LSE on every case, with the same
-rows at -inf.
+Outcome (v0.24): both forms match the float64 reference to 8e-6 in O and LSE on every case, with the same rows
+at -inf.
 """
+
 import math
 
 import torch
 
-torch.manual_seed(0)
-def sim(q, k, v, scale, causal, lazy, BN=128, T=8.0):
-    M, N = q.shape[0], k.shape[0]
-    s_all = (q @ k.T).float()
-    LOG2E = 1.4426950408889634
-    qk = scale * LOG2E
-    rows = torch.arange(M)
-    shift = N - M
-    m = torch.full((M,), -math.inf); l = torch.zeros(M); acc = torch.zeros(M, v.shape[1])
-    nblocks = (N + BN - 1) // BN
-    for j in range(nblocks):
-        keys = torch.arange(j*BN, min(N, (j+1)*BN))
-        s = s_all[:, keys]
-        vis = keys[None, :] < N
-        if causal: vis = vis & (keys[None, :] <= (rows + shift)[:, None])
-        s = torch.where(vis, s, torch.tensor(-math.inf))
-        if j == 0 or not lazy:
-            m_new = torch.maximum(m, s.max(1).values * qk)
-            m_safe = torch.where(m_new == -math.inf, torch.zeros_like(m_new), m_new)
-            p = torch.exp2(s * qk - m_safe[:, None]); alpha = torch.exp2(m - m_safe)
-        else:
-            m_safe = torch.where(m == -math.inf, torch.zeros_like(m), m)
-            p = torch.exp2(s * qk - m_safe[:, None])
-            m_block = s.max(1).values * qk
-            resc = (m_block > m_safe + T) | ((m == -math.inf) & (m_block > -math.inf))
-            if resc.any():
-                m_new = torch.maximum(m, m_block)
-                m_new_safe = torch.where(m_new == -math.inf, torch.zeros_like(m_new), m_new)
-                p = torch.exp2(s * qk - m_new_safe[:, None]); alpha = torch.exp2(m - m_new_safe)
-            else:
-                m_new = m; alpha = torch.ones_like(m)
+from flashio.reference import attention_reference, causal_visibility
+
+LOG2E = 1.4426950408889634
+BLOCK_N = 128
+RESCALE_THRESHOLD = 8.0  # log2 units: P stays below 2^8, as in the kernel
+
+
+def _finite_or_zero(m: torch.Tensor) -> torch.Tensor:
+    return torch.where(m == -math.inf, torch.zeros_like(m), m)
+
+
+def blockwise_attention(q, k, v, causal: bool, conditional: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """(O, LSE) of one head, (Nq, d) and (Nk, d) float32 inputs, the scores taken BLOCK_N keys at a time with the
+    kernel's recurrence: m, l and O relative to the running maximum m (base 2)."""
+    qk_scale = q.shape[1] ** -0.5 * LOG2E
+    scores = q @ k.T
+    visible = causal_visibility(q.shape[0], k.shape[0]) if causal else torch.ones_like(scores, dtype=torch.bool)
+    m = torch.full((q.shape[0],), -math.inf)
+    l = torch.zeros(q.shape[0])
+    acc = torch.zeros(q.shape[0], v.shape[1])
+    for block, start in enumerate(range(0, k.shape[0], BLOCK_N)):
+        keys = slice(start, start + BLOCK_N)
+        s = torch.where(visible[:, keys], scores[:, keys], torch.tensor(-math.inf)) * qk_scale
+        m_block = s.max(1).values
+        rescale = (m_block > _finite_or_zero(m) + RESCALE_THRESHOLD) | ((m == -math.inf) & (m_block > -math.inf))
+        if block == 0 or not conditional or bool(rescale.any()):  # the online softmax's step
+            m_new = torch.maximum(m, m_block)
+        else:  # exponentials against the running maximum, which stays
+            m_new = m
+        p = torch.exp2(s - _finite_or_zero(m_new)[:, None])
+        alpha = torch.exp2(m - _finite_or_zero(m_new))
         l = l * alpha + p.sum(1)
         acc = acc * alpha[:, None] + p @ v[keys]
         m = m_new
     empty = l == 0
-    lse = torch.where(empty, torch.tensor(-math.inf), (m + torch.log2(torch.where(empty, torch.ones_like(l), l))) / LOG2E)
-    out = acc / torch.where(empty, torch.ones_like(l), l)[:, None]
-    return out, lse, p.max()
-for (M, N, causal, spike) in ((512, 1024, False, True), (1024, 1024, True, True), (1500, 1000, True, False), (300, 1000, True, True), (1000, 1000, False, False)):
-    d = 64
-    q = torch.randn(M, d, dtype=torch.float64); k = torch.randn(N, d, dtype=torch.float64); v = torch.randn(N, d, dtype=torch.float64)
-    if spike: k[N*5//8: N*5//8+96] *= 6
-    scale = d ** -0.5
-    s = (q @ k.T) * scale
-    if causal:
-        mask = torch.arange(N)[None, :] <= (torch.arange(M) + N - M)[:, None]
-        s = s.masked_fill(~mask, -math.inf)
-    ref_lse = torch.logsumexp(s, 1)
-    ref = torch.softmax(s, 1).nan_to_num(0) @ v
-    for lazy in (False, True):
-        out, lse, pmax = sim(q.float(), k.float(), v.float(), scale, causal, lazy)
-        fin = torch.isfinite(ref_lse)
-        print(M, N, causal, spike, 'lazy' if lazy else 'exact', float((out - ref.float()).abs().max()), float((lse[fin] - ref_lse[fin].float()).abs().max()), bool((torch.isinf(lse) == torch.isinf(ref_lse)).all()))
+    l_safe = torch.where(empty, torch.ones_like(l), l)
+    lse = torch.where(empty, torch.tensor(-math.inf), (m + torch.log2(l_safe)) / LOG2E)
+    return acc / l_safe[:, None], lse
+
+
+def main() -> None:
+    torch.manual_seed(0)
+    head_dim = 64
+    print("| Nq | Nk | causal | key spikes | form | max |O err| | max |LSE err| | same -inf rows |")
+    print("|---|---|---|---|---|---|---|---|")
+    for seqlen_q, seqlen_k, causal, spikes in ((512, 1024, False, True), (1024, 1024, True, True),
+                                               (1500, 1000, True, False), (300, 1000, True, True),
+                                               (1000, 1000, False, False)):
+        q, k, v = (torch.randn(n, head_dim, dtype=torch.float64) for n in (seqlen_q, seqlen_k, seqlen_k))
+        if spikes:  # as flashio.check's key_spikes cases
+            k[seqlen_k * 5 // 8:seqlen_k * 5 // 8 + 96] *= 6
+        reference, reference_lse = attention_reference(q[None, None], k[None, None], v[None, None], causal=causal,
+                                                       upcast=False, return_lse=True)
+        reference, reference_lse = reference[0, 0], reference_lse[0, 0]
+        finite = torch.isfinite(reference_lse)
+        for conditional in (False, True):
+            out, lse = blockwise_attention(q.float(), k.float(), v.float(), causal, conditional)
+            out_error = (out.double() - reference).abs().max().item()
+            lse_error = (lse.double()[finite] - reference_lse[finite]).abs().max().item()
+            same_empty = bool((torch.isinf(lse) == torch.isinf(reference_lse)).all())
+            print(f"| {seqlen_q} | {seqlen_k} | {causal} | {spikes} | {'conditional' if conditional else 'online'} | "
+                  f"{out_error:.1e} | {lse_error:.1e} | {same_empty} |")
+
+
+if __name__ == "__main__":
+    main()

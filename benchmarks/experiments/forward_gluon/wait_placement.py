@@ -40,10 +40,7 @@ maximum is what undoes the overlap. ``ptxas --help`` (CUDA 12.8) lists no option
 places the wait the same way.
 """
 
-import os
 import re
-import subprocess
-import tempfile
 
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
@@ -111,14 +108,9 @@ def wait_placement_kernel(Q, K, V, O, LSE, N: gl.constexpr, D: gl.constexpr, P_S
 
 
 def sass_lines(compiled) -> list[str]:
-    """The instruction text of a compiled kernel's SASS (cuobjdump of its cubin)."""
-    with tempfile.TemporaryDirectory() as folder:
-        cubin = os.path.join(folder, "kernel.cubin")
-        with open(cubin, "wb") as handle:
-            handle.write(compiled.asm["cubin"])
-        sass = subprocess.run([os.path.join(resources._BIN, "cuobjdump"), "-sass", cubin], capture_output=True,
-                              text=True, check=True).stdout
-    matches = (re.match(r"\s*/\*[0-9a-f]+\*/\s*(.*?;)", line) for line in sass.splitlines() if "/*" in line)
+    """The instruction text of a compiled kernel's SASS."""
+    matches = (re.match(r"\s*/\*[0-9a-f]+\*/\s*(.*?;)", line)
+               for line in resources.cuobjdump(compiled, "-sass").splitlines() if "/*" in line)
     return [re.sub(r"\s+", " ", match.group(1)) for match in matches if match]
 
 

@@ -120,16 +120,19 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     return triton.compile(source, target=GPUTarget("cuda", 90, 32), options=config.launch_options())
 
 
-def resources(compiled, num_warps: int) -> dict:
-    """Registers, stack, shared memory, programs per SM and the SASS instruction counts of a compiled kernel."""
+def cuobjdump(compiled, option: str) -> str:
+    """``cuobjdump <option>`` of a compiled kernel's cubin (``-sass``: its SASS; ``-res-usage``: its resources)."""
     with tempfile.TemporaryDirectory() as folder:
         cubin = os.path.join(folder, "kernel.cubin")
         with open(cubin, "wb") as f:
             f.write(compiled.asm["cubin"])
-        usage = subprocess.run([os.path.join(_BIN, "cuobjdump"), "-res-usage", cubin], capture_output=True,
-                               text=True, check=True).stdout
-        sass = subprocess.run([os.path.join(_BIN, "cuobjdump"), "-sass", cubin], capture_output=True, text=True,
+        return subprocess.run([os.path.join(_BIN, "cuobjdump"), option, cubin], capture_output=True, text=True,
                               check=True).stdout
+
+
+def resources(compiled, num_warps: int) -> dict:
+    """Registers, stack, shared memory, programs per SM and the SASS instruction counts of a compiled kernel."""
+    usage, sass = cuobjdump(compiled, "-res-usage"), cuobjdump(compiled, "-sass")
     fields = dict(item.split(":", 1) for item in usage.split("Function", 1)[1].split("\n", 1)[1].split())
     registers, stack = int(fields["REG"]), int(fields["STACK"])
     shared = compiled.metadata.shared + int(fields["SHARED"])
