@@ -117,8 +117,6 @@ def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatc
     (dict(q_in_registers=True), "q_in_registers"),  # Q's buffer stages the output: it cannot go back early
     (dict(output_from_registers=True, early_q_release=True, q_in_registers=True), "q_in_registers"),
     (dict(output_from_registers=True, persistent=False, q_in_registers=True), "q_in_registers"),
-    (dict(persistent=False, lazy_rescale=True), "lazy_rescale"),
-    (dict(pipelined=False, lazy_rescale=True), "lazy_rescale"),  # the option is the pipelined loop's softmax
 ])
 def test_the_gluon_forward_rejects_options_its_form_does_not_have(options, message):
     config = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True)

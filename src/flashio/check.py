@@ -364,14 +364,6 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     q_in_registers=True),
             persistent_d256),
-        # v0.24 (prepared, not run): the tuned persistent forms with conditional rescaling in their key loop; d=256
-        # keeps its tuned form (with the option its compile spills 80-136 B).
-        "forward: Gluon, persistent, conditional rescaling": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, lazy_rescale=True),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
-                    lazy_rescale=True),
-            persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

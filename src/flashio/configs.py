@@ -75,10 +75,7 @@ class TileConfig:
     the pairs of equal work but hands the last rounds' tiles out one by one, costliest first, instead of
     round-robin; ``q_in_registers`` (persistent pipelined Gluon forward whose Q buffer does not stage the
     output): each consumer loads its Q rows into registers as the score products' A operand and hands the
-    buffer back at once, so that the next tile's Q is fetched during this one; ``lazy_rescale`` (persistent
-    pipelined Gluon forward): the key loop's softmax with conditional rescaling (FlashAttention-4): exponentials
-    against the running maximum, which moves only when a block's maximum exceeds it by more than 2^8, so that
-    they need not wait for the block's row maximum; ``ds_buffers`` (specialised
+    buffer back at once, so that the next tile's Q is fetched during this one; ``ds_buffers`` (specialised
     fused backward): 2 gives dS^T two shared tiles used in turn, so that each query block needs one barrier
     over the MMA warps instead of two (its dQ tile and Q/dO slot handed on at the next block's barrier;
     16 KB more shared memory at d=128; needs ``num_stages`` >= 2); ``split_rows`` (persistent specialised
@@ -118,7 +115,6 @@ class TileConfig:
     half_diagonal: bool = False
     balanced_schedule: bool = False
     q_in_registers: bool = False
-    lazy_rescale: bool = False
     ds_buffers: int = 1
     split_rows: bool = False
     late_key_gradient_wait: bool = False

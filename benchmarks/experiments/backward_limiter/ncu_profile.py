@@ -105,11 +105,9 @@ FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
                  # two-program 64-key tile (80 registers, plain loop, non-persistent).
                  "q-regs-half-balanced": {"output_from_registers": True, "q_buffers": 2, "half_diagonal": True,
                                           "balanced_schedule": True, "q_in_registers": True},
-                 "two-programs": {"persistent": False, "pipelined": False, "block_n": 64, "max_registers": 80},
-                 # v0.25: that d=64 form with conditional rescaling (forward probe run 24: 11-19% slower at d=64).
-                 "q-regs-half-balanced-lazy": {"output_from_registers": True, "q_buffers": 2, "half_diagonal": True,
-                                               "balanced_schedule": True, "q_in_registers": True,
-                                               "lazy_rescale": True}}
+                 "two-programs": {"persistent": False, "pipelined": False, "block_n": 64, "max_registers": 80}}
+# v0.25's ncu run 10 had "q-regs-half-balanced-lazy" too, that d=64 form with lazy_rescale=True (conditional
+# rescaling, removed after forward probe run 24: results/2026-12-01_h200_v0.25_probes/conditional_rescaling.patch).
 # --backward-form (d=128, persistent with the balanced list): the tuned causal form of v0.18 (two Q/dO slots,
 # two dQ tiles), of v0.20 (three slots, one dQ tile), and the key rows on two MMA partitions (v0.20: correct,
 # 1-3% slower at d=128).

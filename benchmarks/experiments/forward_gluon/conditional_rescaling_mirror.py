@@ -1,10 +1,11 @@
 """A float32 PyTorch mirror of the forward's key-loop softmax, block by block, in its two forms: the online
-softmax (``_online_softmax``) and conditional rescaling (``_lazy_online_softmax``, ``lazy_rescale``: exponentials
+softmax (``_online_softmax``) and conditional rescaling (FlashAttention-4's; v0.24-v0.25's ``lazy_rescale``,
+``_lazy_online_softmax``, measured 5-19% slower on the H200 and removed, results/2026-12-01_h200_v0.25_probes/
+conditional_rescaling.patch: exponentials
 against the running maximum, which moves only when a block's maximum exceeds it by more than 2^8; block 0 as the
 kernel's prologue, exact), against ``flashio.reference.attention_reference`` in float64. It checks the
 recurrence's algebra on the CPU: threshold, rows without visible keys, a late band of 6x keys. Gluon has no
-interpreter, so the kernel itself is checked only on the GPU (the forced check path "forward: Gluon, persistent,
-conditional rescaling"). Here the rescaling decision covers all rows at once; the kernel's covers a warpgroup's
+interpreter, so the kernel was checked only on the GPU (its forced check path, 17 of 17 PASS in v0.25). Here the rescaling decision covers all rows at once; the kernel's covers a warpgroup's
 64, which rescales a subset: also exact.
 
     PYTHONPATH=src python3 benchmarks/experiments/forward_gluon/conditional_rescaling_mirror.py

@@ -344,7 +344,7 @@ structure as the tuned form's, so the likelier cause is instruction fetch or the
 is not profiled. Removed: results/2026-12-01_h200_v0.24_probes/early_q_release_peeled.patch (on 5c4a9aa's
 kernels).
 
-Run 24 (v0.24, prepared, not yet run): the tuned persistent forms with conditional rescaling in their key loop
+Run 24 (v0.24, run in v0.25): the tuned persistent forms with conditional rescaling in their key loop
 (``lazy_rescale``, ``_lazy_online_softmax``: exponentials against the running maximum, which moves only when a
 block's maximum exceeds it by more than 2^8). experiments/forward_gluon/wait_placement.py found that the online
 softmax's dependency on each block's row maximum is what makes ptxas wait for the previous P V product before
@@ -364,12 +364,20 @@ Prediction: +3-8% at N <= 2k, where both consumers are at a tile boundary at onc
 tensor cores during their exponentials; +0-3% at 16k (0.98 of the matmul ceiling at d=128 already); d=64, whose
 softmax is a larger share of a block, at the top of those ranges. Against it: the per-block decision's
 barriers, and a second set of exponentials whenever a block rescales.
+Outcome (results/2026-12-01_h200_v0.25_probes/probe_fwd_run24.txt; check path 17 of 17 PASS, the key-spike cases
+among them): wrong, slower at every point. TFLOP/s tuned / conditional rescaling: d=128 non-causal 1k 529 / 464,
+2k 577 / 522, 16k 640 / 610, causal 1k 373 / 340, 2k 488 / 449; d=64 non-causal 1k 391 / 337, 2k 445 / 364, 16k
+469 / 395, causal 1k 263 / 239, 2k 365 / 330. ncu run 10 (d=64 non-causal 1k, the source page of both): 18% more
+stall samples. The rescaling branch is rarely taken (the option executes fewer exponentials than the tuned form,
+no alpha per block); the extra samples are at the exponentials (+58%: "wait" and "mio" throttle, now issued
+while the register-operand P V product runs), the decision's branch (long scoreboard), and the barrier-parked
+NOPs; the decision's own barrier holds few. Removed: results/2026-12-01_h200_v0.25_probes/
+conditional_rescaling.patch.
 """
 
 import argparse
 import contextlib
 import os
-from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -502,11 +510,6 @@ FORMS = {
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
-    # v0.24 (prepared): the same with conditional rescaling in the key loop (d=256: its compile spills 80-136 B).
-    "tuned persistent, conditional rescaling": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (replace(configs.FORWARD_GLUON_CANDIDATES[64][1], lazy_rescale=True),),
-        128: (replace(configs.FORWARD_GLUON_CANDIDATES[128][2], lazy_rescale=True),),
-        256: (replace(configs.FORWARD_GLUON_CANDIDATES[256][1], lazy_rescale=True),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {

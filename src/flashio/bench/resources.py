@@ -141,19 +141,11 @@ def resources(compiled, num_warps: int) -> dict:
                  H200_MAX_WARPS_PER_SM // num_warps)
     opcodes = Counter()
     previous = ""
-    after_partial_wait = False  # between a wait that leaves one warpgroup MMA group in flight and the next wait
     for line in sass.splitlines():
         if "/*" not in line or ";" not in line:
             continue
         text = line.split("*/", 1)[1].strip()
         instruction = text.split(" ")[0]
-        # Exponentials issued while a warpgroup MMA is still in flight after a wait for all but one group: in the
-        # pipelined forward, the softmax's exponentials overlapping the previous block's P V product (v0.24:
-        # ptxas puts that product's wait before them unless they can start without the block's row maximum).
-        if instruction == "WARPGROUP.DEPBAR.LE":
-            after_partial_wait = text.split(";")[0].strip().endswith("0x1")
-        elif after_partial_wait and instruction.startswith("MUFU.EX2"):
-            opcodes["EX2_beside_an_MMA"] += 1
         # A wait for every warpgroup MMA in flight right before a loop's back edge (a branch to a lower
         # address): the loop drains the tensor cores at the end of each iteration (v0.22's late dV/dK wait
         # moves the fused backward's one from there to after the loop).

@@ -129,7 +129,6 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" q2" if choice.q_buffers == 2 else "") + (" early-q" if choice.early_q_release else "") + \
         (" half-diag" if choice.half_diagonal else "") + \
         (" balanced" if choice.balanced_schedule else "") + (" q-regs" if choice.q_in_registers else "") + \
-        (" lazy-rescale" if choice.lazy_rescale else "") + \
         (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "") + \
         (" late-kv-wait" if choice.late_key_gradient_wait else "") + (" split-tail" if choice.split_tail else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"

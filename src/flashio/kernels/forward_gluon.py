@@ -137,18 +137,6 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
 
 
 @gluon.jit
-def _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr,
-                    s_layout: gl.constexpr):
-    """Scores S of the key block at ``start_n`` with -inf for keys past the end or (causal) past a row's last
-    visible key."""
-    keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
-    visible = (keys < seqlen_k)[None, :]
-    if IS_CAUSAL:
-        visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
-    return gl.where(visible, s, float("-inf"))
-
-
-@gluon.jit
 def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
                     IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr):
     """One block of scores S into the running softmax (base 2, FlashAttention-2 section 3.1):
@@ -156,7 +144,11 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
     Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
     visible key score -inf."""
     if MASKED:
-        s = _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
+        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+        visible = (keys < seqlen_k)[None, :]
+        if IS_CAUSAL:
+            visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
+        s = gl.where(visible, s, float("-inf"))
         m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
         m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
     else:
@@ -164,35 +156,6 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
         m_safe = m_new
     p = gl.exp2(s * qk_scale - m_safe[:, None])
     alpha = gl.exp2(m_i - m_safe)
-    l_i = l_i * alpha + gl.sum(p, 1)
-    return p, alpha, m_new, l_i
-
-
-@gluon.jit
-def _lazy_online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
-                         IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr):
-    """``_online_softmax`` with FlashAttention-4's conditional rescaling: P = exp2(S qk_scale - m) against the
-    running maximum m, which moves (with alpha) only when some row of this warpgroup's block exceeds it by
-    more than RESCALE_THRESHOLD (P then stays below 2^8), or sees its first visible keys; then the block's
-    exponentials are computed again against the new maxima. The first exponentials need only m, which is
-    known before the scores arrive: they do not wait for the block's row maximum, whose warp shuffles ptxas
-    otherwise fills with the wait for the previous P V product (v0.24, experiments/forward_gluon/
-    wait_placement.py). Exact: m, l and O stay relative to the same m. Returns (P in float32, alpha, m', l')."""
-    RESCALE_THRESHOLD: gl.constexpr = 8.0
-    if MASKED:
-        s = _visible_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
-    m_safe = gl.where(m_i == float("-inf"), 0.0, m_i)
-    p = gl.exp2(s * qk_scale - m_safe[:, None])
-    m_block = gl.max(s, 1) * qk_scale
-    rescale = (m_block > m_safe + RESCALE_THRESHOLD) | ((m_i == float("-inf")) & (m_block > float("-inf")))
-    if gl.max(rescale.to(gl.int32), 0) > 0:  # one decision for the warpgroup: rare after a tile's first block
-        m_new = gl.maximum(m_i, m_block)
-        m_new_safe = gl.where(m_new == float("-inf"), 0.0, m_new)
-        p = gl.exp2(s * qk_scale - m_new_safe[:, None])
-        alpha = gl.exp2(m_i - m_new_safe)
-    else:
-        m_new = m_i
-        alpha = gl.full(m_i.shape, 1.0, gl.float32, m_i.type.layout)
     l_i = l_i * alpha + gl.sum(p, 1)
     return p, alpha, m_new, l_i
 
@@ -272,13 +235,12 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                     causal_shift, qk_scale, turn, turn_it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr,
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
                     o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
-                    q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False,
-                    LAZY_RESCALE: gl.constexpr = False):
+                    q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
     j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
-    buffer back through ``q_free`` as soon as S_j is computed. LAZY_RESCALE: the softmax of
-    ``_lazy_online_softmax``. Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
+    buffer back through ``q_free`` as soon as S_j is computed. Returns (O, P_j as the A operand of the next
+    step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
@@ -301,12 +263,8 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     if EARLY_Q_RELEASE:
         if start_n + BLOCK_N >= own_end:  # the tile's last score product has read Q
             _hand_back(q_free)
-    if LAZY_RESCALE:
-        p_new, alpha, m_i, l_i = _lazy_online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale,
-                                                      MASKED, IS_CAUSAL, BLOCK_N, s_layout)
-    else:
-        p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale,
-                                                 MASKED, IS_CAUSAL, BLOCK_N, s_layout)
+    p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
+                                             IS_CAUSAL, BLOCK_N, s_layout)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
@@ -394,7 +352,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
-                        Q_IN_REGISTERS: gl.constexpr = False, LAZY_RESCALE: gl.constexpr = False):
+                        Q_IN_REGISTERS: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -439,8 +397,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE,
-                                                    LAZY_RESCALE)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     masked_end = own_end
     if HALF_DIAGONAL:
@@ -449,8 +406,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE,
-                                                    LAZY_RESCALE)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     last_block_whole = own_end > 0
     if HALF_DIAGONAL:
@@ -507,8 +463,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
                    SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
-                   HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-                   LAZY_RESCALE: gl.constexpr = False):
+                   HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -576,7 +531,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST, Q_IN_REGISTERS, LAZY_RESCALE)
+                                                         HALF_LAST, Q_IN_REGISTERS)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -753,7 +708,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
-                         Q_IN_REGISTERS: gl.constexpr = False, LAZY_RESCALE: gl.constexpr = False):
+                         Q_IN_REGISTERS: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
@@ -771,7 +726,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                          OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, LAZY_RESCALE)
+                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -785,8 +740,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                              kv_empty, it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM,
                                              IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG,
                                              OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
-                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS,
-                                             LAZY_RESCALE)
+                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -900,7 +854,6 @@ def attention_forward_gluon_persistent_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-    LAZY_RESCALE: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -920,8 +873,7 @@ def attention_forward_gluon_persistent_kernel(
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
-    is tuned). ``LAZY_RESCALE`` (pipelined loop): the loop's softmax with conditional rescaling
-    (``_lazy_online_softmax``; v0.24, prepared, not run)."""
+    is tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
@@ -941,21 +893,21 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, LAZY_RESCALE)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, LAZY_RESCALE)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, LAZY_RESCALE)),
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -970,14 +922,14 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, LAZY_RESCALE)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, LAZY_RESCALE)),
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
