@@ -373,10 +373,30 @@ no alpha per block); the extra samples are at the exponentials (+58%: "wait" and
 while the register-operand P V product runs), the decision's branch (long scoreboard), and the barrier-parked
 NOPs; the decision's own barrier holds few. Removed: results/2026-12-01_h200_v0.25_probes/
 conditional_rescaling.patch.
+
+Run 25 (v0.25): the tuned persistent forms with ping-pong turns between their consumers (``pingpong``; FlashAttention-3
+section 3.1: one consumer's products are issued while the other runs its softmax). ncu run 11 read cuDNN's
+forward on the H200: 1272 SASS instructions, every warpgroup MMA waited for at once (two
+``WARPGROUP.DEPBAR.LE gsb0, 0x0`` in the code, no exponentials beside a product), named barriers between its
+consumers (300k ``BAR.SYNC`` at d=128 non-causal 1k), the output through ``stmatrix`` and a TMA store. ptxas
+already gives the tuned pipelined loop the same waits (v0.24), so a ping-pong turn is what cuDNN's loop has and
+flashio's tuned one does not. v0.12 measured the persistent ping-pong form level at d=128 non-causal 1k and 1-7%
+slower elsewhere, before the half diagonal block, the tile list and the output from registers. Compiled for
+sm_90a on the CPU: 168 registers, no spills non-causal; causal stack 8 -> 32 B at d=128 (16 local loads), none at
+d=64. Not yet a check path: the probe's O difference is its only check.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 170 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 64 --rounds 2 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 \
+        causal:2048 noncausal:16384 --forms "tuned persistent" "tuned persistent, ping-pong"
+
+Prediction: within -5% to +3% of the tuned form at every point (v0.12's range, moved up by the turn's better fit
+now that the loop waits for both products anyway); a gain, if any, at N <= 2k, where both consumers reach a tile
+boundary together.
 """
 
 import argparse
 import contextlib
+import dataclasses
 import os
 
 import torch
@@ -510,6 +530,10 @@ FORMS = {
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
+    # v0.25: the tuned persistent forms with ping-pong turns between their two consumers (run 25).
+    "tuned persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], pingpong=True),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], pingpong=True),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
