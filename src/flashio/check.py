@@ -364,6 +364,14 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     q_in_registers=True),
             persistent_d256),
+        # v0.25 (prepared, not run): the tuned persistent forms of d=64 and d=128 with ping-pong turns between
+        # their consumers (forward probe run 25); d=256 keeps its tuned form.
+        "forward: Gluon, persistent, tuned options, ping-pong": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True, pingpong=True),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
+                    pingpong=True),
+            persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

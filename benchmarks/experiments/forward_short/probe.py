@@ -383,8 +383,10 @@ already gives the tuned pipelined loop the same waits (v0.24), so a ping-pong tu
 flashio's tuned one does not. v0.12 measured the persistent ping-pong form level at d=128 non-causal 1k and 1-7%
 slower elsewhere, before the half diagonal block, the tile list and the output from registers. Compiled for
 sm_90a on the CPU: 168 registers, no spills non-causal; causal stack 8 -> 32 B at d=128 (16 local loads), none at
-d=64. Not yet a check path: the probe's O difference to the analytic-default forward is its only check.
+d=64. Its check path (added after v0.25's device time ran out) goes first:
 
+    PYTHONPATH=src timeout 150 python3 -m flashio.check --skip-timing --skip-default-cases --case-timeout 100 \
+        --paths "forward: Gluon, persistent, tuned options, ping-pong"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 170 python3 benchmarks/experiments/forward_short/probe.py \
         --head-dims 128 64 --rounds 2 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 \
         causal:2048 noncausal:16384 --forms "tuned persistent" "tuned persistent, ping-pong"
