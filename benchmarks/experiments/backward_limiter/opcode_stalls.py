@@ -16,22 +16,17 @@ instructions (each partition's copy of the code counts) and of their executions.
 
 import argparse
 import collections
-import re
 import sys
 
-from stall_sites import number, read
+from stall_sites import number, opcode, read
 
 STALL_PREFIX = "stall_"
-
-
-def opcode(source: str) -> str:
-    """The opcode of a SASS line, without its predicate (``@P0``, ``@!UP1``)."""
-    return re.sub(r"^@!?U?P\w+\s+", "", source.strip()).split(" ")[0]
 
 
 def summarise(path: str) -> dict:
     """Per opcode: stall samples, executions and stall reasons; totals; exponentials beside an MMA."""
     header, rows = read(path)
+    source_column = header.index("Source")
     samples = header.index("Warp Stall Sampling (All Samples)")
     executed = header.index("Instructions Executed")
     reasons = [i for i, name in enumerate(header) if name.startswith(STALL_PREFIX) and "Not Issued" not in name]
@@ -39,7 +34,7 @@ def summarise(path: str) -> dict:
     beside = {"static": 0, "executed": 0.0}
     after_partial_wait = False
     for row in rows:
-        source = row[1].strip()
+        source = row[source_column].strip()
         name = opcode(source)
         entry = by_opcode[name]
         entry["samples"] += number(row[samples])

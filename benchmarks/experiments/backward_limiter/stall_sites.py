@@ -30,6 +30,12 @@ def read(path: str) -> tuple[list[str], list[list[str]]]:
     return header, [row for row in rows[start + 1:] if len(row) == len(header)]
 
 
+def opcode(source: str) -> str:
+    """The opcode of a SASS line, without its predicate (``@P0``, ``@!UP1``)."""
+    words = source.split()
+    return words[1] if words[0].startswith("@") else words[0]
+
+
 def number(text: str) -> float:
     try:
         return float(text)
@@ -49,20 +55,20 @@ def main(argv=None) -> int:
     waits = []
     for index, row in enumerate(rows):
         text = row[source].strip()
-        opcode = text.split()[1] if text.startswith("@") else text.split()[0]
+        name = opcode(text)
         count = number(row[samples])
         recent = " ".join(rows[k][source] for k in range(max(0, index - 24), index))
-        if opcode == "NOP" and count > args.idle_threshold:
+        if name == "NOP" and count > args.idle_threshold:
             kinds["parked at the final barriers"] += count
-        elif opcode.startswith("SYNCS") or (opcode == "BRA" and "TRYWAIT" in recent):
+        elif name.startswith("SYNCS") or (name == "BRA" and "TRYWAIT" in recent):
             kinds["mbarrier waits"] += count
             waits.append((count, row[0], next((rows[k][source].strip() for k in range(index, max(0, index - 24), -1)
                                                 if "TRYWAIT" in rows[k][source]), text)))
-        elif opcode.startswith("WARPGROUP.DEPBAR"):
+        elif name.startswith("WARPGROUP.DEPBAR"):
             kinds["warpgroup MMA waits"] += count
-        elif opcode.startswith("MUFU"):
+        elif name.startswith("MUFU"):
             kinds["exponentials (MUFU)"] += count
-        elif opcode.startswith("HGMMA"):
+        elif name.startswith("HGMMA"):
             kinds["MMA issue (HGMMA)"] += count
         else:
             kinds["other instructions"] += count
