@@ -394,6 +394,31 @@ d=64. Its check path (added after v0.25's device time ran out) goes first:
 Prediction: within -5% to +3% of the tuned form at every point (v0.12's range, moved up by the turn's better fit
 now that the loop waits for both products anyway); a gain, if any, at N <= 2k, where both consumers reach a tile
 boundary together.
+Run 25 (v0.26; results/2026-12-01_h200_v0.26_probes/probe_fwd_run25.txt; check path 17 of 17 PASS): slower at
+every point, -1% to -4% (d=128 non-causal 1k 532 -> 516, 16k 650 -> 624; d=64 non-causal 1k 395 -> 391, causal
+1k 266 -> 262). Inside the range, no gain at N <= 2k. Not a candidate.
+
+Run 26 (v0.26): K's ring shallower than V's (``k_stages``), so that d=128 has room for two Q sets beside three V
+slots. K_j's slot frees once S_j is computed, V_j's only after P_j V_j a step later: two K slots give the loader
+about the lead that three joint slots give it, and 2 x 32 KB (K) + 3 x 32 KB (V) + 2 x 2 x 16 KB (Q) = 224 KB.
+v0.15 measured the two Q sets beside two slots of each (128 KB), 10% slower at non-causal 1k, and v0.19 Q in
+registers, 1-5% slower, so the second Q set never ran with the tuned ring's V depth. The tile-start Q wait it
+removes was ~1 us of v0.24's ~3.6 us per tile boundary (ncu run 9). At d=256 the same K2/V3 ring (64-key blocks,
+64 + 96 KB beside Q's 64 KB) gives V a third slot where the tuned form has two of each; no room for a second Q
+set. Compiled for sm_90a on the CPU: 168 registers, 193 / 225 KB of shared memory (one / two Q sets) at d=128,
+no spills non-causal, causal stack 8 / 24 B; warpgroup MMAs not serialised (12 groups, as the tuned form).
+
+    PYTHONPATH=src timeout 150 python3 -m flashio.check --skip-timing --skip-default-cases --case-timeout 100 \
+        --paths "forward: Gluon, persistent, two K slots, three V slots"
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 128 --rounds 2 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 \
+        causal:2048 noncausal:16384 --forms "tuned persistent" "tuned persistent, K2/V3" \
+        "tuned persistent, K2/V3, two Q sets"
+    (the same at --head-dims 256 with the first two forms)
+
+Prediction: d=128 with two Q sets +3-6% at non-causal and causal 1k, +1-3% at 2k, level at 16k (the Q wait is
+~1 us per tile, a tile is ~16.7 us at 1k); K2/V3 with one Q set level with the tuned form (-2% to +1%), which
+says whether the shallower K ring costs anything. d=256 K2/V3 +0-3% (V's third slot), most at 1k.
 """
 
 import argparse
@@ -536,6 +561,13 @@ FORMS = {
     "tuned persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], pingpong=True),),
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], pingpong=True),)}}),
+    # v0.26: K's ring two slots deep, V's three (run 26); at d=128 also with two Q sets, which that leaves room for.
+    "tuned persistent, K2/V3": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True, k_stages=2),),
+        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], num_stages=3, k_stages=2),)}}),
+    "tuned persistent, K2/V3, two Q sets": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True, k_stages=2,
+                                  q_buffers=2),)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
