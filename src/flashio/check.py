@@ -372,14 +372,6 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     pingpong=True),
             persistent_d256),
-        # v0.26: K's ring two slots deep, V's three (``k_stages``): at d=128 with two Q sets beside them, at d=256
-        # V's third slot (forward probe run 26); d=64 the same ring beside its tuned options.
-        "forward: Gluon, persistent, two K slots, three V slots": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, split_kv=True, k_stages=2),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
-                    split_kv=True, k_stages=2, q_buffers=2),
-            replace(persistent_d256, num_stages=3, k_stages=2)),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

@@ -88,10 +88,7 @@ class TileConfig:
     Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
-    after the kernel; causal calls are unaffected; ``k_stages`` (persistent pipelined Gluon forward with
-    ``split_kv``): K's ring that many slots deep, V's ``num_stages`` (None: as deep). K_j's slot is free once
-    S_j is computed, V_j's a step later, so K needs one slot fewer for the same lead: at d=128 two K and
-    three V slots (160 KB) leave room for two Q sets (``q_buffers`` = 2, 64 KB).
+    after the kernel; causal calls are unaffected.
     """
 
     block_m: int
@@ -122,7 +119,6 @@ class TileConfig:
     split_rows: bool = False
     late_key_gradient_wait: bool = False
     split_tail: bool = False
-    k_stages: Optional[int] = None
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -89,10 +89,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                          f"release); got {config}")
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
-    if config.k_stages is not None and not (config.persistent and config.pipelined and config.split_kv
-                                            and 1 <= config.k_stages <= config.num_stages):
-        raise ValueError(f"k_stages is an option of the persistent pipelined Gluon forward with split_kv, from 1 "
-                         f"to num_stages; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
@@ -112,8 +108,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
                 **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),
-                **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}),
-                **({"K_STAGES": config.k_stages} if config.k_stages is not None else {}))
+                **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

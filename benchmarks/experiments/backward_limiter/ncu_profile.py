@@ -105,15 +105,12 @@ FORWARD_FORMS = {"persistent": {}, "out-regs": {"output_from_registers": True},
                  # two-program 64-key tile (80 registers, plain loop, non-persistent).
                  "q-regs-half-balanced": {"output_from_registers": True, "q_buffers": 2, "half_diagonal": True,
                                           "balanced_schedule": True, "q_in_registers": True},
-                 "two-programs": {"persistent": False, "pipelined": False, "block_n": 64, "max_registers": 80},
-                 # v0.26 (d=128): the tuned form with two K slots, three V slots and two Q sets (forward probe
-                 # run 26: level at 1k although the next tile's Q is fetched a tile ahead): where its tile-start
-                 # stalls went (ncu run 12).
-                 "out-regs-half-balanced-k2v3-q2": {"output_from_registers": True, "half_diagonal": True,
-                                                    "balanced_schedule": True, "split_kv": True, "k_stages": 2,
-                                                    "q_buffers": 2}}
+                 "two-programs": {"persistent": False, "pipelined": False, "block_n": 64, "max_registers": 80}}
 # v0.25's ncu run 10 had "q-regs-half-balanced-lazy" too, that d=64 form with lazy_rescale=True (conditional
 # rescaling, removed after forward probe run 24: results/2026-12-01_h200_v0.25_probes/conditional_rescaling.patch).
+# v0.26's ncu run 12 had "out-regs-half-balanced-k2v3-q2", the d=128 form with split_kv=True, k_stages=2 and
+# q_buffers=2 (two K slots, three V slots, two Q sets; removed after forward probe run 26:
+# results/2026-12-01_h200_v0.26_probes/k_stages.patch).
 # --backward-form (d=128, persistent with the balanced list): the tuned causal form of v0.18 (two Q/dO slots,
 # two dQ tiles), of v0.20 (three slots, one dQ tile), and the key rows on two MMA partitions (v0.20: correct,
 # 1-3% slower at d=128).

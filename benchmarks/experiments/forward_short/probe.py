@@ -419,6 +419,14 @@ no spills non-causal, causal stack 8 / 24 B; warpgroup MMAs not serialised (12 g
 Prediction: d=128 with two Q sets +3-6% at non-causal and causal 1k, +1-3% at 2k, level at 16k (the Q wait is
 ~1 us per tile, a tile is ~16.7 us at 1k); K2/V3 with one Q set level with the tuned form (-2% to +1%), which
 says whether the shallower K ring costs anything. d=256 K2/V3 +0-3% (V's third slot), most at 1k.
+Run 26 (results/2026-12-01_h200_v0.26_probes/probe_fwd_run26_d*.txt; check path 17 of 17 PASS): prediction wrong.
+TFLOP/s tuned / K2/V3 / K2/V3 with two Q sets, d=128: non-causal 1k 531 / 531 / 527, 2k 575 / 567 / 563, 16k
+630 / 617 / 619, causal 1k 371 / 371 / 369, 2k 498 / 481 / 479; d=256 tuned / K2/V3: non-causal 1k 615 / 617, 2k
+673 / 644, 16k 716 / 696, causal 1k 445 / 445, 2k 546 / 531. The second Q set bought nothing, and the shallower K
+ring cost 1-4% from 2k on. ncu run 12 (d=128 non-causal 1k, both source pages): with Q fetched a tile ahead the
+consumers' tile-start Q waits fell from 977 to 682 stall samples, but their per-step K/V waits rose from 158 to
+~500 (all mbarrier waits 2640 -> 3165): the wait moved to the next tile's first K/V blocks, whose slots free only
+as the last blocks of a tile finish. Removed: results/2026-12-01_h200_v0.26_probes/k_stages.patch.
 """
 
 import argparse
@@ -561,13 +569,9 @@ FORMS = {
     "tuned persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], pingpong=True),),
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], pingpong=True),)}}),
-    # v0.26: K's ring two slots deep, V's three (run 26); at d=128 also with two Q sets, which that leaves room for.
-    "tuned persistent, K2/V3": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True, k_stages=2),),
-        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], num_stages=3, k_stages=2),)}}),
-    "tuned persistent, K2/V3, two Q sets": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True, k_stages=2,
-                                  q_buffers=2),)}}),
+    # v0.26's run 26 had "tuned persistent, K2/V3" and "tuned persistent, K2/V3, two Q sets" (k_stages=2, at d=128
+    # with q_buffers=2; d=256 num_stages=3, k_stages=2); the option was removed after it:
+    # results/2026-12-01_h200_v0.26_probes/k_stages.patch.
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {

@@ -54,23 +54,20 @@ from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _pa
 @gluon.jit
 def _load_key_blocks(k_desc, v_desc, start, end, k_smem, v_smem, kv_ready, kv_empty, it,
                      BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, SPLIT_KV: gl.constexpr,
-                     KV_BYTES: gl.constexpr, K_STAGES: gl.constexpr = 0):
+                     KV_BYTES: gl.constexpr):
     """K_j, V_j for the key blocks [start, end) into the ring from position ``it``; returns the position
-    after them. With SPLIT_KV, K's ring has K_STAGES slots (0: NUM_STAGES), V's NUM_STAGES."""
-    KS: gl.constexpr = NUM_STAGES if K_STAGES == 0 else K_STAGES
+    after them."""
     for start_n in range(start, end, BLOCK_N):
         slot = it % NUM_STAGES
+        mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
         if SPLIT_KV:  # K and V slots with their own barriers: V's at NUM_STAGES + slot
-            k_slot = it % KS
-            mbarrier.wait(kv_empty.index(k_slot), ((it // KS) & 1) ^ 1)
-            mbarrier.expect(kv_ready.index(k_slot), KV_BYTES // 2)
-            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(k_slot), k_smem.index(k_slot))
+            mbarrier.expect(kv_ready.index(slot), KV_BYTES // 2)
+            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
             mbarrier.wait(kv_empty.index(NUM_STAGES + slot), ((it // NUM_STAGES) & 1) ^ 1)
             mbarrier.expect(kv_ready.index(NUM_STAGES + slot), KV_BYTES // 2)
             tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(NUM_STAGES + slot),
                                             v_smem.index(slot))
         else:
-            mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
             mbarrier.expect(kv_ready.index(slot), KV_BYTES)
             tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
             tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
@@ -84,20 +81,19 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False,
-               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1, K_STAGES: gl.constexpr = 0):
+               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
     """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks [0, end_n) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
     the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
     half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
     before Q — a ring slot frees while the consumers still finish the previous tile, Q's buffer only when
     their key loop ends. ``Q_BUFFERS`` = 2: the tiles' Q row blocks alternate between two sets of buffers,
-    so a tile's Q is fetched while the consumers still compute the tile before it. ``K_STAGES``: K's ring
-    depth with SPLIT_KV (0: NUM_STAGES)."""
+    so a tile's Q is fetched while the consumers still compute the tile before it."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     if PERSISTENT:
-        _wait_for_last_loads(kv_ready, it, NUM_STAGES if K_STAGES == 0 else K_STAGES, 0)
+        _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
         if SPLIT_KV:
             _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
         previous = gl.maximum(tile_iter - 1, 0)  # the previous tile's Q loads, in its set of buffers
@@ -115,7 +111,7 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
     if KV_FIRST:
         ahead = gl.minimum(end_n, BLOCK_N)
         it = _load_key_blocks(k_desc, v_desc, 0, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
-                              BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES, K_STAGES)
+                              BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
     for half in gl.static_range(CONSUMERS):
         q_index = tile_iter % Q_BUFFERS * CONSUMERS + half
         if PERSISTENT:
@@ -124,7 +120,7 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
         tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(q_index),
                                         q_smem.index(q_index))
     return _load_key_blocks(k_desc, v_desc, ahead, end_n, k_smem, v_smem, kv_ready, kv_empty, it,
-                            BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES, K_STAGES)
+                            BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
 
 
 @gluon.jit
@@ -239,17 +235,16 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                     causal_shift, qk_scale, turn, turn_it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr,
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
                     o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
-                    q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False, K_STAGES: gl.constexpr = 0):
+                    q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
     j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
-    buffer back through ``q_free`` as soon as S_j is computed. With SPLIT_KV, K's ring has K_STAGES slots
-    (0: NUM_STAGES). Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
+    buffer back through ``q_free`` as soon as S_j is computed. Returns (O, P_j as the A operand of the next
+    step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    KS: gl.constexpr = NUM_STAGES if K_STAGES == 0 else K_STAGES
-    slot = it % KS  # K_j's slot (and V_j's without SPLIT_KV, where KS = NUM_STAGES)
+    slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
-    mbarrier.wait(kv_ready.index(slot), (it // KS) & 1)
+    mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
     if PINGPONG:  # the operands first, then the turn: a consumer never holds the turn while waiting for data
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
@@ -284,8 +279,7 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                      causal_shift, qk_scale, turn, turn_it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                      BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
                      SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
-                     EARLY_Q_RELEASE: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-                     K_STAGES: gl.constexpr = 0):
+                     EARLY_Q_RELEASE: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
     """A consumer's last key block (ring position ``it``) when none of its rows sees past the block's first
     BLOCK_N / 2 keys (the first consumer's causal diagonal block with 64-row consumers and 128-key blocks):
     that half's S = Q K^T issued beside the previous block's P V product, its masked softmax while that
@@ -294,18 +288,15 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     which the other consumer reads. The same turns (PINGPONG) and releases as a ``_pipelined_step``
     followed by the loop's epilogue, written out again rather than shared: generalised to a key count, those
     two changed the instruction order of the tuned forms (sm_90a, CPU compile, v0.18), whose H200 timings
-    are for this code. With SPLIT_KV, K's ring has K_STAGES slots (0: NUM_STAGES). Returns (O, m, l, turns
-    taken)."""
+    are for this code. Returns (O, m, l, turns taken)."""
     HALF_N: gl.constexpr = BLOCK_N // 2
     half_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                           instr_shape=[16, HALF_N, 16])
     half_rows: gl.constexpr = gl.SliceLayout(1, half_layout)
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    KS: gl.constexpr = NUM_STAGES if K_STAGES == 0 else K_STAGES
-    k_slot = it % KS  # K's slot (V's too without SPLIT_KV, where KS = NUM_STAGES)
     slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
-    mbarrier.wait(kv_ready.index(k_slot), (it // KS) & 1)
+    mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
     if PINGPONG:
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
@@ -313,7 +304,7 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     q_operand = q_buf
     if Q_IN_REGISTERS:  # a register A operand takes the layout of its product's accumulator
         q_operand = gl.convert_layout(q_buf, gl.DotOperandLayout(operand_index=0, parent=half_layout, k_width=2))
-    s = warpgroup_mma(q_operand, k_smem.index(k_slot).slice(0, HALF_N).permute((1, 0)),
+    s = warpgroup_mma(q_operand, k_smem.index(slot).slice(0, HALF_N).permute((1, 0)),
                       gl.zeros([ROWS, HALF_N], gl.float32, half_layout), use_acc=False, is_async=True)
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
@@ -323,7 +314,7 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
         turn_it += 1
     s = warpgroup_mma_wait(num_outstanding=1, deps=[s])
     if SPLIT_KV:
-        mbarrier.arrive(kv_empty.index(k_slot))
+        mbarrier.arrive(kv_empty.index(slot))
     if EARLY_Q_RELEASE:
         _hand_back(q_free)  # the tile's last score product has read Q
     p_half, alpha, m_half, l_half = _online_softmax(s, gl.convert_layout(m_i, half_rows),
@@ -361,13 +352,12 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
-                        Q_IN_REGISTERS: gl.constexpr = False, K_STAGES: gl.constexpr = 0):
+                        Q_IN_REGISTERS: gl.constexpr = False):
     """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
     and epilogue. Two blocks' K/V slots are held at once, so the ring needs three slots for the loader to
-    stay ahead (two with SPLIT_KV, where K's ring may have K_STAGES slots against V's NUM_STAGES; 0: as
-    many). With PINGPONG each issue of products (the prologue's, every step's, the
+    stay ahead (two with SPLIT_KV). With PINGPONG each issue of products (the prologue's, every step's, the
     epilogue's) is one turn. With EARLY_Q_RELEASE the Q buffer is handed back (``q_free``) once the last
     block's scores are computed, before that block's softmax and P V product: the loader's fetch of the next
     tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. With
@@ -376,10 +366,9 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     taken). ``q_buf`` is Q's shared buffer, or with Q_IN_REGISTERS Q itself as a register A operand."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
-    KS: gl.constexpr = NUM_STAGES if K_STAGES == 0 else K_STAGES
     if own_end > 0:
-        first_slot = it % KS  # K_0's slot (and V_0's without SPLIT_KV, where KS = NUM_STAGES)
-        mbarrier.wait(kv_ready.index(first_slot), (it // KS) & 1)
+        first_slot = it % NUM_STAGES
+        mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
         if PINGPONG:
             _take_turn(turn, turn_it, HALF)
         s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
@@ -408,8 +397,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE,
-                                                    K_STAGES)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     masked_end = own_end
     if HALF_DIAGONAL:
@@ -418,8 +406,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
-                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE,
-                                                    K_STAGES)
+                                                    SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
     last_block_whole = own_end > 0
     if HALF_DIAGONAL:
@@ -428,7 +415,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                       l_i, rows, full_end, seqlen_k, causal_shift, qk_scale, turn,
                                                       turn_it, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout,
                                                       o_layout, SPLIT_KV, HALF, PINGPONG, q_free, EARLY_Q_RELEASE,
-                                                      Q_IN_REGISTERS, K_STAGES)
+                                                      Q_IN_REGISTERS)
             it += 1
             last_block_whole = False
     if last_block_whole:
@@ -476,8 +463,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, o_smem=None,
                    SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
-                   HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-                   K_STAGES: gl.constexpr = 0):
+                   HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -495,13 +481,9 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     its rows never see), that block's products are computed over its first half only. Q_IN_REGISTERS
     (persistent pipelined loop, output not staged through Q, no early hand-back): Q is loaded into registers
     as the score products' A operand and its buffer handed back at once, so that the loader fetches the next
-    tile's Q during this tile (v0.18 runs 4-5: the consumers waited for Q at each tile start). K_STAGES
-    (pipelined loop with SPLIT_KV): K's ring depth, below V's NUM_STAGES (0: NUM_STAGES).
+    tile's Q during this tile (v0.18 runs 4-5: the consumers waited for Q at each tile start).
     Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
-    gl.static_assert(K_STAGES == 0 or K_STAGES == NUM_STAGES or (PIPELINED and SPLIT_KV),
-                     "a K ring of its own depth is a form of the pipelined loop with separate K and V slots")
-    KS: gl.constexpr = NUM_STAGES if K_STAGES == 0 else K_STAGES
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
@@ -549,7 +531,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST, Q_IN_REGISTERS, K_STAGES)
+                                                         HALF_LAST, Q_IN_REGISTERS)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -580,9 +562,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     # ring's phases stay in step.
     for start_n in range(own_end, end_n, BLOCK_N):  # the other half's blocks: nothing visible here
         slot = it % NUM_STAGES
-        k_slot = it % KS  # = slot without SPLIT_KV
-        mbarrier.wait(kv_ready.index(k_slot), (it // KS) & 1)
-        mbarrier.arrive(kv_empty.index(k_slot))
+        mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+        mbarrier.arrive(kv_empty.index(slot))
         if SPLIT_KV:
             mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
             mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
@@ -688,9 +669,9 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
-                       schedule=None, LISTED: gl.constexpr = False, K_STAGES: gl.constexpr = 0):
+                       schedule=None, LISTED: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
-    this program's entries in ``schedule``; K_STAGES: K's ring depth with SPLIT_KV, 0: NUM_STAGES)."""
+    this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -702,8 +683,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS,
-                            K_STAGES)
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -714,8 +694,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS,
-                            K_STAGES)
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
             tile_iter += 1
 
 
@@ -729,7 +708,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
-                         Q_IN_REGISTERS: gl.constexpr = False, K_STAGES: gl.constexpr = 0):
+                         Q_IN_REGISTERS: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
@@ -747,7 +726,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                          OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, K_STAGES)
+                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -761,8 +740,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                              kv_empty, it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM,
                                              IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG,
                                              OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
-                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS,
-                                             K_STAGES)
+                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -771,21 +749,18 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 @gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
-                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1,
-                    K_STAGES: gl.constexpr = 0):
+                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
     """A program's shared memory, barriers initialised: (Q's row blocks, one per consumer in each of
     ``Q_BUFFERS`` sets, the K and V rings, q_ready,
     q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
     (with SPLIT_KV, V's barriers after K's), turn (PINGPONG: consumer h may issue its products; else
     q_ready, unused), the output tiles' two halves (OUTPUT_BUFFER; else Q's buffer, which then stages
-    them)). K's ring has K_STAGES slots (0: NUM_STAGES; fewer only with SPLIT_KV), V's NUM_STAGES; the
-    barriers of K's slots are the first K_STAGES of its NUM_STAGES."""
+    them))."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     q_smem = gl.allocate_shared_memory(dtype, [Q_BUFFERS * CONSUMERS, ROWS, HEAD_DIM], q_tile_layout)
-    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES if K_STAGES == 0 else K_STAGES, BLOCK_N, HEAD_DIM],
-                                       kv_tile_layout)
+    k_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     v_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_ready = gl.allocate_shared_memory(gl.int64, [Q_BUFFERS * CONSUMERS, 1], mbarrier.MBarrierLayout())
     if PERSISTENT:
@@ -879,7 +854,6 @@ def attention_forward_gluon_persistent_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-    K_STAGES: gl.constexpr = 0,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -899,17 +873,12 @@ def attention_forward_gluon_persistent_kernel(
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
-    is tuned); ``K_STAGES`` (pipelined, SPLIT_KV): K's ring shallower than V's NUM_STAGES (0: as deep).
-    K_j's slot is free once S_j is computed, V_j's only after P_j V_j, a step later, so a K slot fewer
-    costs the loader less lead than a V slot fewer; at d=128 two K slots and three V slots (160 KB) leave
-    room for two Q sets (64 KB), which three slots of each (192 KB) do not."""
+    is tuned)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
-    gl.static_assert(K_STAGES == 0 or SPLIT_KV, "a K ring of its own depth needs separate K and V slots")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
-        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS,
-        K_STAGES)
+        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
     # Q back at the end of the key loop, before the epilogue: a K/V block goes first. With two sets of Q
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
@@ -924,26 +893,26 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, K_STAGES)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, K_STAGES)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, K_STAGES)),
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, K_STAGES)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -953,17 +922,17 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, K_STAGES)),
+                                    Q_IN_REGISTERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, K_STAGES)),
+                                    Q_IN_REGISTERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, K_STAGES)),
+                                  Q_BUFFERS, schedule, LISTED)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
