@@ -71,3 +71,15 @@ def test_a_system_whose_call_fails_is_reported_and_the_others_are_still_timed():
 def test_run_sweep_rejects_rounds_with_sustained_timing():
     with pytest.raises(ValueError, match="rounds: only timing 'blocks' takes rounds"):
         sweep.run_sweep([sweep.BenchPoint(64, 64)], ["flashio"], rounds=2, timing="sustained", progress=False)
+
+
+def test_result_files_record_the_sustained_warm_up_not_the_blocks_one():
+    assert sweep.timing_record("sustained", 1) == {"method": "sustained", "rounds": 1,
+                                                   "warmup_ms": sweep.SUSTAINED_WARMUP_MS, "timed_ms": sweep.TIMED_MS}
+    assert sweep.timing_record("blocks", 3)["warmup_ms"] == sweep.WARMUP_MS
+    assert sweep.timing_record("interleaved", 1)["warmup_ms"] == sweep.WARMUP_MS
+
+
+def test_timing_record_rejects_an_unknown_method_by_name():
+    with pytest.raises(ValueError, match="timing: expected one of"):
+        sweep.timing_record("bursts", 1)

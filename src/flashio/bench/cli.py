@@ -81,7 +81,7 @@ def _bench_command(args) -> int:
                          f"got --seqlens {' '.join(map(str, args.seqlens))}")
 
     from flashio.bench.results import write_results
-    from flashio.bench.sweep import TIMED_MS, WARMUP_MS, grid, measure_ceilings, run_sweep
+    from flashio.bench.sweep import grid, measure_ceilings, run_sweep, timing_record
 
     causals = {"both": [False, True], "yes": [True], "no": [False]}[args.causal]
     paddings = {"both": [False, True], "yes": [True], "no": [False]}[args.padding]
@@ -100,7 +100,7 @@ def _bench_command(args) -> int:
         else:
             print("flashio bench: --ncu: skipped (needs a GPU and ncu on the PATH)", file=sys.stderr)
     # How the GPU timings were taken (the interpreter's are one wall-clock call each).
-    method = {"method": args.timing, "rounds": args.rounds, "warmup_ms": WARMUP_MS, "timed_ms": TIMED_MS} if has_gpu else None
+    method = timing_record(args.timing, args.rounds) if has_gpu else None
     csv_path, json_path = write_results(results, args.out, ceilings=ceilings, extra={"timing": method})
     print(format_results(results, ceilings))
     print(f"\nwrote {csv_path} and {json_path}")
