@@ -11,12 +11,20 @@ its console table (v0.11's bf16 d=256 grid came back as its log only).
 
 Prints one Markdown row per (dtype, d, causal, N) and a summary of the ratios; a ratio below the
 milestone (0.85x cuDNN) is marked with an asterisk.
+
+With ``--samples``, files that time the same points again are samples of them (v0.26: a single sustained
+sample at 1k moved by 0.1x): each sample's ratios are taken within its own file (the same run), and a point's
+row gives their median with the lowest and highest and the count; the summary ranges are over the medians.
+Without it, a point timed in several files takes the last file's numbers.
+
+    python3 benchmarks/cudnn_table.py --samples run1/*.json run2/*.json run3/*.json
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import statistics
 import sys
 from collections import defaultdict
 
@@ -72,7 +80,60 @@ def load(paths):
     return rows
 
 
+def load_samples(paths) -> dict:
+    """(dtype, d, causal, N) -> one {(system, mode): tflops, "matmul": ...} per file that times the point."""
+    samples = defaultdict(list)
+    for path in paths:
+        for key, row in load([path]).items():
+            samples[key].append(row)
+    return samples
+
+
+def _ratios(row: dict) -> dict:
+    """A sample's flashio ÷ cuDNN and ÷ FA2 ratios, forward and backward (NaN where a system is missing)."""
+    get = lambda system, mode: row.get((system, mode), float("nan"))
+    return {"fwd ÷ cuDNN": get("flashio", "fwd") / get("sdpa_cudnn", "fwd"),
+            "bwd ÷ cuDNN": get("flashio", "bwd") / get("sdpa_cudnn", "bwd"),
+            "fwd ÷ FA2": get("flashio", "fwd") / get("sdpa_flash", "fwd"),
+            "bwd ÷ FA2": get("flashio", "bwd") / get("sdpa_flash", "bwd")}
+
+
+def _mark(ratio: float) -> str:
+    return f"{ratio:.2f}" + ("*" if ratio < MILESTONE else "")
+
+
+def _summary(ratios: dict) -> None:
+    print()
+    for name, values in ratios.items():
+        below = sum(v < MILESTONE for v in values) if "cuDNN" in name else None
+        extra = f", {below} of {len(values)} below {MILESTONE}" if below is not None else ""
+        print(f"{name}: {min(values):.2f}–{max(values):.2f} (median {sorted(values)[len(values) // 2]:.2f}{extra})")
+
+
+def main_samples(paths) -> int:
+    """The ``--samples`` table: per point the median of its samples' ratios, with their range and count."""
+    samples = load_samples(paths)
+    names = ("fwd ÷ cuDNN", "bwd ÷ cuDNN", "fwd ÷ FA2", "bwd ÷ FA2")
+    print("| dtype | d | causal | N | samples | " + " | ".join(f"{name} median (range)" for name in names) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(names))
+    medians = defaultdict(list)
+    for key in sorted(samples):
+        dtype, d, causal, n = key
+        per_sample = [_ratios(row) for row in samples[key]]
+        cells = []
+        for name in names:
+            values = sorted(r[name] for r in per_sample)
+            median = statistics.median(values)
+            medians[name].append(median)
+            cells.append(f"{_mark(median)} ({values[0]:.2f}–{values[-1]:.2f})" if len(values) > 1 else _mark(median))
+        print(f"| {dtype} | {d} | {'yes' if causal else 'no'} | {n} | {len(per_sample)} | " + " | ".join(cells) + " |")
+    _summary(medians)
+    return 0
+
+
 def main(paths) -> int:
+    if paths and paths[0] == "--samples":
+        return main_samples(paths[1:])
     rows = load(paths)
     print("| dtype | d | causal | N | flashio fwd / bwd | cuDNN fwd / bwd | FA2 fwd / bwd | fwd ÷ cuDNN | "
           "bwd ÷ cuDNN | fwd ÷ FA2 | bwd ÷ FA2 | fwd / bwd share of matmul |")
@@ -90,15 +151,11 @@ def main(paths) -> int:
         ratios["bwd ÷ cuDNN"].append(rb)
         ratios["fwd ÷ FA2"].append(fio_f / fa_f)
         ratios["bwd ÷ FA2"].append(fio_b / fa_b)
-        mark = lambda r: f"{r:.2f}" + ("*" if r < MILESTONE else "")
+        mark = _mark
         print(f"| {dtype} | {d} | {'yes' if causal else 'no'} | {n} | {fio_f:.0f} / {fio_b:.0f} | "
               f"{cud_f:.0f} / {cud_b:.0f} | {fa_f:.0f} / {fa_b:.0f} | {mark(rf)} | {mark(rb)} | "
               f"{fio_f / fa_f:.2f} | {fio_b / fa_b:.2f} | {fio_f / row['matmul']:.2f} / {fio_b / row['matmul']:.2f} |")
-    print()
-    for name, values in ratios.items():
-        below = sum(v < MILESTONE for v in values) if "cuDNN" in name else None
-        extra = f", {below} of {len(values)} below {MILESTONE}" if below is not None else ""
-        print(f"{name}: {min(values):.2f}–{max(values):.2f} (median {sorted(values)[len(values) // 2]:.2f}{extra})")
+    _summary(ratios)
     return 0
 
 
