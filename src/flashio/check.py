@@ -442,8 +442,8 @@ def forced_paths() -> dict:
         # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
         "backward: fused five-product (Gluon), split tail": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
-        # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23,
-        # prepared); d=64 and d=128 their tuned forms.
+        # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
+        # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True),
             replace(split_d256[0], persistent=True, balanced_schedule=True, split_tail=True)),

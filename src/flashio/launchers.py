@@ -243,7 +243,7 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                          Q_STAGES=config.num_stages, DO_STAGES=1, DQ_COLS=head_dim // config.dq_chunks,
                          DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS,
                          WORKER_REGS=FUSED_WORKER_REGISTERS)
-        if config.persistent:  # v0.23, prepared: always from a tile list (fused_backward_launch)
+        if config.persistent:  # v0.23 (v0.24: not faster, not a candidate): always from a tile list
             return backward_gluon_split_kernels.attention_backward_fused_split_persistent_kernel, constants
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
@@ -286,10 +286,10 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
 
 def _role_split_persistent_launch(config: TileConfig, problem: "Problem", device: torch.device,
                                   causal: bool) -> tuple[tuple, tuple, dict]:
-    """The persistent role-split backward (d=256; v0.23, prepared) always reads a tile list: causal, the
-    balanced list of ``schedules.balanced_causal_schedule``; non-causal with ``split_tail`` and a partial last
-    round, ``schedules.split_tail_schedule``'s (that round in pieces, SPLIT_TAIL); else whole key blocks
-    round-robin (``schedules.whole_tile_schedule``).
+    """The persistent role-split backward (d=256; v0.23, not a candidate since v0.24) always reads a tile list:
+    causal, the balanced list of ``schedules.balanced_causal_schedule``; non-causal with ``split_tail`` and a
+    partial last round, ``schedules.split_tail_schedule``'s (that round in pieces, SPLIT_TAIL); else whole key
+    blocks round-robin (``schedules.whole_tile_schedule``).
     One program per multiprocessor, at most one per key block (causal: per pair of key blocks, the balanced
     schedule's unit)."""
     key_blocks = cdiv(problem.seqlen_k, config.block_n)

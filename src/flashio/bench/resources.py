@@ -297,8 +297,9 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
-        # v0.23 (prepared): the d=256 role-split form in a persistent grid over a tile list, causal (the balanced
-        # list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ chunks).
+        # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
+        # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
+        # chunks).
         config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
                          split_tail=True)
         kernel, constants = launchers.fused_backward_kernel(config, 256)

@@ -438,8 +438,8 @@ def _time_sustained(prepared: dict, timer=None) -> tuple[dict, dict]:
 def timing_record(timing: str, rounds: int) -> dict:
     """How a GPU sweep's timings were taken, for its result files: the method, its rounds, and the warm-up and
     timed milliseconds that method uses per system and point (sustained: SUSTAINED_WARMUP_MS of warm-up;
-    blocks and interleaved: WARMUP_MS). v0.25's and v0.26's sustained files recorded 25 ms, the blocks'
-    warm-up, while their runs had warmed up for 1000."""
+    blocks and interleaved: WARMUP_MS). The sustained files of v0.24-v0.26 recorded 25 ms, the blocks' warm-up,
+    while their runs had warmed up for 1000."""
     check_timing(timing, rounds)
     warmup = SUSTAINED_WARMUP_MS if timing == "sustained" else WARMUP_MS
     return {"method": timing, "rounds": rounds, "warmup_ms": warmup, "timed_ms": TIMED_MS}

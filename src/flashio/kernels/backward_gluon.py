@@ -467,7 +467,8 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     -21%); with three slots at d=64 +2-7% (the d=64 tuned form); at d=128 the third slot fits only with one dQ
     tile, whose late hand-back then costs 2-5%.
 
-    LATE_KV_WAIT (DS_BUFFERS = 2, DQ_CHUNKS = 1; v0.22, prepared): a block ends without waiting for its dV and
+    LATE_KV_WAIT (DS_BUFFERS = 2, DQ_CHUNKS = 1; v0.22; v0.23 probe run 10: +1% at d=64 causal 1k-2k, -1% at
+    non-causal 16k, not a candidate): a block ends without waiting for its dV and
     dK products. Warpgroup MMA groups retire in issue order, so the next block's wait for its S^T product
     (``_probabilities_and_score_gradients``) is also theirs, and it comes before that block's barrier, where this
     block's Q/dO slot is handed back; meanwhile the warp waits for the next slot and reads its LSE/D rows with
@@ -727,17 +728,24 @@ def _listed_query_range(schedule, index, BLOCK_M: gl.constexpr):
 
 
 @gluon.jit
-def _add_key_gradients(KEY_GRADIENT_PARTS, slot, softmax_scale, dk, dv, BLOCK_N: gl.constexpr,
-                       HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
-    """A piece's partial tau dk and dv added (relaxed float32 atomics: only the sums after the kernel are
-    read) into slot ``slot`` of the [slots, 2, BLOCK_N, HEAD_DIM] buffer, which the launcher converts into
-    dK and dV after the kernel."""
+def _add_key_gradient_part(KEY_GRADIENT_PARTS, slot, values, PART: gl.constexpr, BLOCK_N: gl.constexpr,
+                           HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
+    """A piece's partial tau dk (``PART`` 0) or dv (1) added (relaxed float32 atomics: only the sums after the
+    kernel are read) into slot ``slot`` of the [slots, 2, BLOCK_N, HEAD_DIM] buffer, which the launcher
+    converts into dK and dV after the kernel (``kernels/backward.py``'s ``key_gradient_parts_kernel``)."""
     rows = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
     cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
-    dk_ptrs = KEY_GRADIENT_PARTS + slot.to(gl.int64) * (2 * BLOCK_N * HEAD_DIM) + rows[:, None] * HEAD_DIM + \
+    slot_ptrs = KEY_GRADIENT_PARTS + slot.to(gl.int64) * (2 * BLOCK_N * HEAD_DIM) + rows[:, None] * HEAD_DIM + \
         cols[None, :]
-    gl.atomic_add(dk_ptrs, dk * softmax_scale, sem="relaxed")
-    gl.atomic_add(dk_ptrs + BLOCK_N * HEAD_DIM, dv, sem="relaxed")
+    gl.atomic_add(slot_ptrs + PART * (BLOCK_N * HEAD_DIM), values, sem="relaxed")
+
+
+@gluon.jit
+def _add_key_gradients(KEY_GRADIENT_PARTS, slot, softmax_scale, dk, dv, BLOCK_N: gl.constexpr,
+                       HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
+    """A piece's partial tau dk and dv, both parts of its slot (``_add_key_gradient_part``)."""
+    _add_key_gradient_part(KEY_GRADIENT_PARTS, slot, dk * softmax_scale, 0, BLOCK_N, HEAD_DIM, kv_layout)
+    _add_key_gradient_part(KEY_GRADIENT_PARTS, slot, dv, 1, BLOCK_N, HEAD_DIM, kv_layout)
 
 
 @gluon.jit

@@ -32,7 +32,8 @@ barrier with the opposite parity, so its first wait passes. Same arguments and g
 interpreter: on a CPU this file is only compiled (tests/bench/test_resources.py); its numerics are checked
 on the GPU by ``python -m flashio.check``.
 
-``attention_backward_fused_split_persistent_kernel`` (v0.23, prepared, not yet run on a GPU) runs the same
+``attention_backward_fused_split_persistent_kernel`` (v0.23; run on the H200 in v0.24: correct, level with
+or slower than this kernel, not a candidate; a forced check path and probe form) runs the same
 partitions over a tile list in a grid of one program per multiprocessor (the per-key-block work of each
 partition is one helper, ``_probabilities_blocks``, ``_score_gradient_blocks``, ``_load_query_blocks``,
 ``_reduce_blocks``, shared by both kernels: the one-key-block kernel's SASS is unchanged by the split).
@@ -43,8 +44,9 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _listed_query_range, _load_key_block,
-                                            _query_blocks, _wait_for_last_loads, async_reduce_add_shared_to_global)
+from flashio.kernels.backward_gluon import (_add_key_gradient_part, _head_descriptor, _listed_block,
+                                            _listed_query_range, _load_key_block, _query_blocks, _wait_for_last_loads,
+                                            async_reduce_add_shared_to_global)
 
 
 @gluon.jit
@@ -437,7 +439,7 @@ def attention_backward_fused_split_kernel(
     ], [4, 1, 1, 1], [MMA_REGS, WORKER_REGS, WORKER_REGS, WORKER_REGS])
 
 
-# --- the persistent form (v0.23, prepared): one program per multiprocessor over a tile list -----------------
+# --- the persistent form (v0.23; v0.24: correct, not faster): one program per multiprocessor over a tile list ---
 
 @gluon.jit
 def _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
@@ -455,18 +457,14 @@ def _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k, BLOCK_M: gl.c
 
 
 @gluon.jit
-def _finish_rows(OUT, stride_b, stride_h, stride_n, KEY_GRADIENT_PARTS, part, batch, kv_head, start_n, seqlen_k, slot,
-                 values, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr,
+def _finish_rows(OUT, stride_b, stride_h, stride_n, KEY_GRADIENT_PARTS, batch, kv_head, start_n, seqlen_k, slot,
+                 values, PART: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr,
                  SPLIT_TAIL: gl.constexpr):
-    """A key block's dK (``part`` 0, values already scaled by tau) or dV (1): stored, or for a split tail's piece
-    (slot >= 0) added into its slot of the [slots, 2, BLOCK_N, HEAD_DIM] float32 buffer (relaxed atomics: only
-    the sums are read, after the kernel, by ``kernels/backward.py``'s ``key_gradient_parts_kernel``)."""
+    """A key block's dK (``PART`` 0, values already scaled by tau) or dV (1): stored, or for a split tail's piece
+    (slot >= 0) added into its slot of the float32 parts buffer (``_add_key_gradient_part``)."""
     if SPLIT_TAIL:
         if slot >= 0:
-            rows = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, layout))
-            cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, layout))
-            gl.atomic_add(KEY_GRADIENT_PARTS + (slot.to(gl.int64) * 2 + part) * (BLOCK_N * HEAD_DIM) +
-                          rows[:, None] * HEAD_DIM + cols[None, :], values, sem="relaxed")
+            _add_key_gradient_part(KEY_GRADIENT_PARTS, slot, values, PART, BLOCK_N, HEAD_DIM, layout)
         else:
             _store_rows(OUT, stride_b, stride_h, stride_n, batch, kv_head, start_n, seqlen_k, values, BLOCK_N,
                         HEAD_DIM, layout)
@@ -507,8 +505,8 @@ def _persistent_probabilities_partition(
         # The entry read again rather than kept live across the block loop (the MMA threads' 240 registers).
         kv_head, batch, start_n, _, _, slot = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
                                                           BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
-        _finish_rows(DV, stride_dvb, stride_dvh, stride_dvn, KEY_GRADIENT_PARTS, 1, batch, kv_head, start_n, seqlen_k,
-                     slot, dv, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
+        _finish_rows(DV, stride_dvb, stride_dvh, stride_dvn, KEY_GRADIENT_PARTS, batch, kv_head, start_n, seqlen_k,
+                     slot, dv, 1, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
 
 
 @gluon.jit
@@ -542,8 +540,8 @@ def _persistent_score_gradients_partition(
         mbarrier.arrive(kv_empty)
         kv_head, batch, start_n, _, _, slot = _entry_tile(schedule, index, num_kv_heads, seqlen_q, seqlen_k,
                                                           BLOCK_M, BLOCK_N, IS_CAUSAL, SPLIT_TAIL)
-        _finish_rows(DK, stride_dkb, stride_dkh, stride_dkn, KEY_GRADIENT_PARTS, 0, batch, kv_head, start_n, seqlen_k,
-                     slot, dk * softmax_scale, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
+        _finish_rows(DK, stride_dkb, stride_dkh, stride_dkn, KEY_GRADIENT_PARTS, batch, kv_head, start_n, seqlen_k,
+                     slot, dk * softmax_scale, 0, BLOCK_N, HEAD_DIM, kv_layout, SPLIT_TAIL)
 
 
 @gluon.jit
@@ -609,7 +607,9 @@ def attention_backward_fused_split_persistent_kernel(
     pieces with SPLIT_TAIL, the pieces' dK/dV added into ``KEY_GRADIENT_PARTS``). A key block's K_j, V_j are
     loaded once both warpgroups handed the previous ones back (``kv_empty``, two arrivals), so the loads land
     while they write the previous dK_j and dV_j; the Q/dO rings and the dQ chunks run on across key blocks.
-    ``num_units`` is not read (the launch's common arguments). Prepared in v0.23, not yet run on a GPU."""
+    ``num_units`` is not read (the launch's common arguments). On the H200 (v0.24, probe run 12, bf16) correct
+    after two launcher fixes; against the one-key-block kernel 0-3% slower non-causal, 2-12% slower causal at
+    1k-2k, level at 4k-16k: not a candidate."""
     gl.static_assert(LISTED, "the persistent role-split kernel takes its key blocks from a tile list")
     gl.static_assert(not SPLIT_TAIL or not IS_CAUSAL, "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
