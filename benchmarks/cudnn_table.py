@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import statistics
 import sys
 from collections import defaultdict
@@ -132,7 +133,14 @@ def main_samples(paths) -> int:
 
 
 def main(paths) -> int:
-    if paths and paths[0] == "--samples":
+    if not paths or paths[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if paths else 2
+    missing = [path for path in paths[1 if paths[0] == "--samples" else 0:] if not os.path.exists(path)]
+    if missing:
+        print(f"cudnn_table.py: no such result file: {missing[0]}", file=sys.stderr)
+        return 2
+    if paths[0] == "--samples":
         return main_samples(paths[1:])
     rows = load(paths)
     print("| dtype | d | causal | N | flashio fwd / bwd | cuDNN fwd / bwd | FA2 fwd / bwd | fwd ÷ cuDNN | "

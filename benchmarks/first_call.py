@@ -3,10 +3,13 @@
 
     FLASHIO_TUNING_CACHE=/tmp/tuning python3 benchmarks/first_call.py --head-dim 128 --seqlen 4096
 
-Run it three times to separate the costs: with an empty Triton cache and no tuning file (compile + timing),
-again (Triton's compiled kernels and flashio's tuning file both on disk: neither is repeated), and with
-FLASHIO_TUNING_CACHE=off (compiled kernels on disk, the timing repeated). Not part of the test suite
-(needs a CUDA GPU).
+Run it with an empty Triton cache (``TRITON_CACHE_DIR`` a fresh folder) and no tuning file for what a new
+machine pays; again (Triton's compiled kernels and flashio's tuning file both on disk: neither is repeated);
+and with FLASHIO_TUNING_CACHE=off (compiled kernels on disk, the timing repeated). FLASHIO_TUNE_ALL=1 times
+every candidate (configs.HOPPER_UNTIMED included) and FLASHIO_COMPILE_THREADS=1 compiles them one by one, as
+before v0.27. Besides the times it prints how many kernels Triton compiled (and their summed compile time,
+which concurrent compiles overlap), how many candidates the tuner timed, and the choices it made. Not part of
+the test suite (needs a CUDA GPU).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ import sys
 import time
 
 import torch
+from triton import knobs
 
 import flashio
+from flashio import configs
 
 
 def main() -> int:
@@ -25,13 +30,26 @@ def main() -> int:
     parser.add_argument("--head-dim", type=int, default=128)
     parser.add_argument("--seqlen", type=int, default=4096)
     parser.add_argument("--causal", action="store_true")
+    parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--tokens", type=int, default=16384)
     parser.add_argument("--hidden", type=int, default=2048)
     args = parser.parse_args()
     batch, heads = args.tokens // args.seqlen, args.hidden // args.head_dim
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    compiles = {"count": 0, "seconds": 0.0, "cache_hits": 0}
+
+    def listen(*, src, metadata, metadata_group, times, cache_hit):
+        if cache_hit:
+            compiles["cache_hits"] += 1
+        else:
+            compiles["count"] += 1
+            compiles["seconds"] += times.total / 1e6 if hasattr(times, "total") else 0.0
+
+    knobs.compilation.listener = listen
+    torch.ones(1, device="cuda")  # CUDA's start-up is not the first call's
 
     def call(seqlen: int) -> float:
-        q, k, v = (torch.randn(batch, heads, seqlen, args.head_dim, device="cuda", dtype=torch.bfloat16,
+        q, k, v = (torch.randn(batch, heads, seqlen, args.head_dim, device="cuda", dtype=dtype,
                                requires_grad=True) for _ in range(3))
         torch.cuda.synchronize()
         start = time.perf_counter()
@@ -40,12 +58,20 @@ def main() -> int:
         return time.perf_counter() - start
 
     first = call(args.seqlen)
+    first_compiles, timed = dict(compiles), configs.tuning_measurements()
     second = call(args.seqlen)
     # Another length in the same power-of-two bucket (and divisible by 16, as Triton specialises): the cached
     # choice is reused, nothing is timed or compiled.
+    before_same_bucket = dict(compiles)
     same_bucket = call(args.seqlen * 3 // 4)
-    print(f"d={args.head_dim} N={args.seqlen} causal={args.causal}: first forward+backward {first:.2f} s, "
-          f"second {second * 1e3:.1f} ms, N={args.seqlen * 3 // 4} (same bucket) {same_bucket * 1e3:.1f} ms")
+    same_bucket_compiles = compiles["count"] - before_same_bucket["count"]
+    print(f"d={args.head_dim} N={args.seqlen} causal={args.causal} {args.dtype}: first forward+backward "
+          f"{first:.2f} s ({first_compiles['count']} kernels compiled, {first_compiles['seconds']:.1f} s of "
+          f"compiling summed, {first_compiles['cache_hits']} from Triton's cache; {timed} candidates timed), "
+          f"second {second * 1e3:.1f} ms, N={args.seqlen * 3 // 4} (same bucket) {same_bucket * 1e3:.1f} ms "
+          f"({same_bucket_compiles} kernels compiled, {configs.tuning_measurements() - timed} timed)")
+    for key, choice in configs.cached_choices().items():
+        print(f"    {key[0]}: {choice}")
     return 0
 
 

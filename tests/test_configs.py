@@ -175,3 +175,85 @@ def test_the_timings_behind_a_choice_are_kept_until_the_choices_are_cleared(monk
     assert configs.tuning_timings(("kept",)) == (("a", (0.95, 1.00, 1.00)), ("b", (1.00, 0.95, 0.95)), ("c", (2.0,)))
     configs.clear_choices()
     assert configs.tuning_timings(("kept",)) == ()
+
+
+def test_prepare_sees_the_candidates_just_before_they_are_timed_and_not_once_the_choice_is_cached(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    events = []
+
+    def time_config(option):
+        events.append(("timed", option))
+        return {"slow": 2.0, "fast": 1.0}[option]
+
+    prepare = lambda options: events.append(("prepared", tuple(options)))
+    configs.choose_config(("prepare-key",), ("slow", "fast"), time_config, prepare=prepare)
+    configs.choose_config(("prepare-key",), ("slow", "fast"), time_config, prepare=prepare)
+    assert events == [("prepared", ("slow", "fast")), ("timed", "slow"), ("timed", "fast")]
+    configs.clear_choices()
+
+
+def test_prepare_is_not_called_for_a_single_candidate_or_without_autotuning(monkeypatch):
+    configs.clear_choices()
+    prepared = []
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.choose_config(("one",), ("only",), lambda option: 1.0, prepare=prepared.append)
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "0")
+    configs.choose_config(("untuned",), ("a", "b"), lambda option: 1.0, prepare=prepared.append)
+    assert prepared == []
+    configs.clear_choices()
+
+
+def test_a_choice_remembered_by_an_earlier_process_compiles_and_times_nothing(tuning_cache):
+    configs.choose_config(("k", 5), ("slow", "fast"), _count_timings([]))
+    configs.clear_choices()  # as a new process would start
+    configs.choose_config(("k", 5), ("slow", "fast"), lambda option: pytest.fail("timed again"),
+                          prepare=lambda options: pytest.fail("compiled again"))
+
+
+def test_hopper_leaves_out_the_candidates_the_h200_grids_never_ranked_within_ten_percent(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    options = list(configs.FORWARD_CANDIDATES[128]) + list(configs.FORWARD_GLUON_CANDIDATES[128])
+    timed = configs.timed_candidates("forward", 128, options, hopper_regime=True)
+    assert timed == list(configs.FORWARD_GLUON_CANDIDATES[128])  # every pointer tile left out at d=128
+
+
+def test_outside_the_measured_regime_or_with_tune_all_every_candidate_is_timed(monkeypatch):
+    options = list(configs.FORWARD_CANDIDATES[128])
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=False) == options
+    monkeypatch.setenv("FLASHIO_TUNE_ALL", "1")
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=True) == options
+
+
+def test_a_list_the_hopper_rule_would_empty_keeps_its_candidates(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    options = list(configs.FORWARD_CANDIDATES[128])  # all of them untimed on Hopper
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=True) == options
+
+
+def test_every_untimed_candidate_is_a_listed_candidate_of_its_pass():
+    listed = {
+        "forward": {bucket: set(configs.FORWARD_CANDIDATES[bucket]) | set(configs.FORWARD_TMA_CANDIDATES[bucket])
+                    | set(configs.FORWARD_WS_CANDIDATES[bucket]) for bucket in (64, 128, 256)},
+        "backward_dkdv": {bucket: set(configs.BACKWARD_DKDV_CANDIDATES[bucket]) for bucket in (64, 128, 256)},
+        "backward_dq": {bucket: set(configs.BACKWARD_DQ_CANDIDATES[bucket]) for bucket in (64, 128, 256)},
+    }
+    for kernel, buckets in configs.HOPPER_UNTIMED.items():
+        for bucket, untimed in buckets.items():
+            assert untimed and untimed <= listed[kernel][bucket], (kernel, bucket)
+
+
+def test_on_hopper_the_fused_backward_is_the_only_dq_strategy_timed_at_d128_and_d256(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    assert configs.dq_strategies(128, fused_eligible=True) == ("fused",)
+    assert configs.dq_strategies(256, fused_eligible=True) == ("fused",)
+    assert configs.dq_strategies(64, fused_eligible=True) == ("fused", "separate")  # within 2% at causal 1k
+
+
+def test_without_the_fused_backward_the_two_kernel_strategies_are_timed_as_before(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    assert configs.dq_strategies(128, fused_eligible=False) == ("atomic", "separate")
+    assert configs.dq_strategies(256, fused_eligible=False) == ("separate",)
+    monkeypatch.setenv("FLASHIO_TUNE_ALL", "1")
+    assert configs.dq_strategies(128, fused_eligible=True) == ("fused", "atomic", "separate")

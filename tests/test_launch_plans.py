@@ -196,3 +196,52 @@ def test_the_gpu_check_runs_a_case_twice_and_checks_the_replay(plans_on, launche
     assert result["ok"], result
     assert result["details"][0] == "first call and replay"
     assert len(launcher_calls) == 2  # the first call's forward and backward; the second call replayed both
+
+
+class _CompileRecorder:
+    """A stand-in for a Triton kernel: records whether it was compiled (warmup) or launched."""
+
+    def __init__(self, fail=False):
+        self.warmups, self.launches, self.fail = [], [], fail
+
+    def warmup(self, *args, grid, **constants):
+        if self.fail:
+            raise RuntimeError("does not compile")
+        self.warmups.append((grid, args, constants))
+
+    def __getitem__(self, grid):
+        return lambda *args, **constants: self.launches.append((grid, args, constants))
+
+
+def test_compiling_concurrently_compiles_every_candidate_and_launches_none(monkeypatch):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "4")
+    kernel, buffer = _CompileRecorder(), torch.ones(4)
+    jobs = [lambda n=n: (launch_plans.zero_(buffer), launch_plans.launch(kernel, (n,), buffer, BLOCK=n))
+            for n in (16, 32, 64)]
+    launch_plans.compile_concurrently(jobs)
+    assert [grid for grid, _, _ in kernel.warmups] == [(16,), (32,), (64,)]
+    assert kernel.launches == [] and torch.equal(buffer, torch.ones(4))  # nothing launched, nothing zeroed
+    launch_plans.launch(kernel, (8,), buffer)  # afterwards launches run again
+    assert len(kernel.launches) == 1
+
+
+def test_a_candidate_that_fails_to_compile_is_left_to_its_timing(monkeypatch):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+    failing, working = _CompileRecorder(fail=True), _CompileRecorder()
+    launch_plans.compile_concurrently([lambda: launch_plans.launch(failing, (1,)),
+                                       lambda: launch_plans.launch(working, (1,))])
+    assert len(working.warmups) == 1
+
+
+def test_one_compile_thread_leaves_every_compile_to_the_first_launch(monkeypatch):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "1")
+    kernel = _CompileRecorder()
+    launch_plans.compile_concurrently([lambda: launch_plans.launch(kernel, (1,))] * 2)
+    assert kernel.warmups == [] and kernel.launches == []
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_a_bad_compile_thread_count_is_an_error_naming_the_variable(monkeypatch, value):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", value)
+    with pytest.raises(ValueError, match=f"FLASHIO_COMPILE_THREADS must be a positive integer, got '{value}'"):
+        launch_plans.compile_threads()

@@ -404,6 +404,68 @@ BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 }
 
 
+# What a first call on Hopper does not time. A first call for a shape bucket compiles every candidate it
+# times, serially in Triton, and the H200 grids showed most of them never winning: in the bench files of
+# v0.19-v0.26 (`benchmarks/results/`, bf16 and fp16, causal and not, N = 1k-16k, the tuner's own timings
+# of every candidate at every point; `benchmarks/tuning_survey.py`, its output for those files in
+# results/2026-12-01_h200_v0.27_probes/tuning_survey_v0.19-v0.26.txt) none of the candidates below came
+# within 10% of the point's fastest at any of the 44-118 points per pass and head dim. 10%: the tuner's close-call margin (8%, CLOSE_CALL) plus room for a clock that moved between two
+# runs. They are skipped on sm_90 only where those grids were timed: fixed-length 16-bit inputs that the
+# Gluon kernels take (the launcher's ``gluon_ok`` forward, ``fused_ok`` backward), no dropout or block mask.
+# Elsewhere (Ampere, dropout, packed batches) and with FLASHIO_TUNE_ALL=1 (another Hopper part, an H100 PCIe
+# or H20, whose ranking may differ) every candidate is timed. The lists themselves are unchanged: the first
+# entry stays the default without autotuning, and forced paths still take their own lists.
+HOPPER_UNTIMED: dict[str, dict[int, frozenset]] = {
+    "forward": {
+        # four of the Triton pointer and descriptor tiles (closest: pointer 128x64 s4 1.16x, n=118)
+        64: frozenset({TileConfig(128, 64, 4, 3), TileConfig(128, 64, 4, 4), TileConfig(128, 128, 8, 3),
+                       TileConfig(128, 128, 8, 3, "tma")}),
+        # every pointer and descriptor tile and the 64-key specialised one (closest 1.12x, n=71): at d=128
+        # only the Gluon forms and the two specialised 128x128 ones are timed (1.02x at worst)
+        128: frozenset({*FORWARD_CANDIDATES[128], *FORWARD_TMA_CANDIDATES[128], TileConfig(128, 64, 4, 2, "ws")}),
+        # every pointer and descriptor tile and the two non-persistent specialised ones (closest 1.13x, n=44)
+        256: frozenset({*FORWARD_CANDIDATES[256], *FORWARD_TMA_CANDIDATES[256], TileConfig(128, 64, 4, 1, "ws"),
+                        TileConfig(128, 32, 4, 2, "ws")}),
+    },
+    # The two-kernel scheme's tiles, timed at d=64 against the fused backward (n=118): dK/dV 64x128 (1.18x,
+    # 1.24x) and 64x64 (1.11x), dQ 128x128 (1.19x).
+    "backward_dkdv": {64: frozenset({TileConfig(64, 128, 8, 2), TileConfig(64, 128, 8, 3), TileConfig(64, 64, 4, 3)})},
+    "backward_dq": {64: frozenset({TileConfig(128, 128, 8, 2)})},
+}
+# Head-dimension buckets where, on Hopper with the fused backward eligible, it is the only dQ strategy timed:
+# the two-kernel scheme ran 1.09x its time or more at all 71 d=128 points (float32 atomics 1.21x) and 1.44x
+# at all 44 d=256 points, and timing it compiles every tile of the two-kernel scheme (at d=128 with and
+# without dQ atomics). At d=64 the two are close at 1k (the separate kernels won 10 of 118 points, all at 1k,
+# by at most 3%), so both are timed.
+HOPPER_FUSED_ONLY_BUCKETS = (128, 256)
+
+
+def tune_all() -> bool:
+    """``FLASHIO_TUNE_ALL=1``: time every candidate, HOPPER_UNTIMED and HOPPER_FUSED_ONLY_BUCKETS included."""
+    return os.environ.get("FLASHIO_TUNE_ALL", "0") not in ("0", "", "false", "False", "no", "off")
+
+
+def timed_candidates(kernel: str, bucket: int, options: Sequence[Option], hopper_regime: bool) -> list:
+    """The options a first call times: all of them, or, in the regime the H200 grids measured
+    (``hopper_regime``), those HOPPER_UNTIMED does not list (never fewer than one)."""
+    if not hopper_regime or tune_all():
+        return list(options)
+    untimed = HOPPER_UNTIMED.get(kernel, {}).get(bucket, frozenset())
+    return [option for option in options if option not in untimed] or list(options)
+
+
+def dq_strategies(bucket: int, fused_eligible: bool) -> tuple[str, ...]:
+    """The backward's dQ strategies timed for a head-dim bucket, the untuned default first: ``fused`` (the
+    five-product kernel, where eligible), ``atomic`` (float32 atomics in the dK/dV kernel, ATOMIC_DQ_TUNED_BUCKETS)
+    and ``separate`` (its own kernel)."""
+    strategies = ("atomic", "separate") if bucket in ATOMIC_DQ_TUNED_BUCKETS else ("separate",)
+    if fused_eligible and bucket in FUSED_TUNED_BUCKETS:
+        if bucket in HOPPER_FUSED_ONLY_BUCKETS and not tune_all():
+            return ("fused",)
+        strategies = ("fused",) + strategies
+    return strategies
+
+
 def head_dim_bucket(block_d: int) -> int:
     """The candidate list a padded head dimension uses: 64 (d <= 64), 128 (d <= 128) or 256."""
     if block_d <= 64:
@@ -565,14 +627,16 @@ def choose_config(
     key: Hashable,
     candidates: Sequence[Option],
     time_config: Callable[[Option], float],
+    prepare: Optional[Callable[[Sequence[Option]], None]] = None,
 ) -> Option:
     """Return the cached choice for ``key``, timing ``candidates`` on the first call.
 
     Candidates are tile configurations, or any other option of a kernel (the backward's dQ strategy).
     ``time_config(option)`` runs the kernel with ``option`` and returns its time in milliseconds, or
-    ``float('inf')`` when it does not fit the device (out of shared memory, registers). A choice timed by
-    an earlier process (``tuning_cache_path``) is taken without timing. The timings behind a choice made
-    in this process are kept for ``tuning_timings``.
+    ``float('inf')`` when it does not fit the device (out of shared memory, registers). ``prepare``, if
+    given, is called with the candidates just before they are timed, and only then (the launchers compile
+    them concurrently there). A choice timed by an earlier process (``tuning_cache_path``) is taken without
+    timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
     """
     chosen = _CHOICES.get(key)
     if chosen is not None:
@@ -582,6 +646,8 @@ def choose_config(
     else:
         chosen = _remembered(key, candidates)
         if chosen is None:
+            if prepare is not None:
+                prepare(candidates)
             _COUNTERS["measurements"] += len(candidates)
             timings = sorted((time_config(config), index) for index, config in enumerate(candidates))
             best_time, best_index = timings[0]

@@ -35,12 +35,18 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Hashable, Optional, Sequence
 
 import torch
 from triton import knobs
 from triton.runtime.driver import driver
+
+try:  # Triton's own concurrent compilation (3.4 and later): compiles in a pool, kernel caches on this thread
+    from triton.runtime._async_compile import AsyncCompileMode, active_mode as _async_mode
+except ImportError:  # pragma: no cover - an older Triton compiles candidates one by one
+    AsyncCompileMode = None
 
 from flashio import configs
 
@@ -87,6 +93,10 @@ def _recorder() -> Optional["_Recorder"]:
     return getattr(_STATE, "recorder", None)
 
 
+def _compiling_only() -> bool:
+    return getattr(_STATE, "compile_only", False)
+
+
 def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """``torch.empty``; recorded as a buffer of the plan."""
     tensor = torch.empty(tuple(shape), device=device, dtype=dtype)
@@ -106,6 +116,8 @@ def empty_like(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def zero_(tensor: torch.Tensor) -> torch.Tensor:
+    if _compiling_only():
+        return tensor
     recorder = _recorder()
     if recorder is not None:
         recorder.add_operation(("zero", recorder.slot(tensor)))
@@ -113,6 +125,8 @@ def zero_(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
+    if _compiling_only():
+        return target
     recorder = _recorder()
     if recorder is not None:
         recorder.add_operation(("copy", recorder.slot(target), recorder.slot(source)))
@@ -120,12 +134,59 @@ def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
 
 
 def launch(kernel, grid: tuple, *args, **constants):
-    """``kernel[grid](*args, **constants)``; recorded as a launch of the plan."""
+    """``kernel[grid](*args, **constants)``; recorded as a launch of the plan. Inside
+    ``compile_concurrently`` it only compiles (``kernel.warmup``) and returns None."""
+    if _compiling_only():
+        kernel.warmup(*args, grid=grid, **constants)
+        return None
     compiled = kernel[grid](*args, **constants)
     recorder = _recorder()
     if recorder is not None:
         recorder.add_launch(kernel, grid, args, constants, compiled)
     return compiled
+
+
+def compile_threads() -> int:
+    """Threads that compile a first call's candidates: ``FLASHIO_COMPILE_THREADS``, by default the CPUs
+    (at most 16); 1 compiles each candidate when it is first timed, one after the other."""
+    setting = os.environ.get("FLASHIO_COMPILE_THREADS")
+    if setting:
+        try:
+            threads = int(setting)
+        except ValueError:
+            raise ValueError(f"FLASHIO_COMPILE_THREADS must be a positive integer, got {setting!r}") from None
+        if threads < 1:
+            raise ValueError(f"FLASHIO_COMPILE_THREADS must be a positive integer, got {setting!r}")
+        return threads
+    return max(1, min(os.cpu_count() or 1, 16))
+
+
+def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
+    """Run each job (a launcher's launch of one candidate) with its launches only compiling, the compiles
+    spread over ``compile_threads()`` threads, and return once all are compiled.
+
+    Triton compiles a kernel serially on its first launch; a first call that times a dozen candidates waits
+    for each compile in turn, while ptxas and most of Triton's passes run without Python's lock. Here the
+    jobs run on this thread one after another (binding the arguments, the kernel caches), inside Triton's
+    ``AsyncCompileMode``, which hands each compile to the pool and files the compiled kernels into the
+    caches when all are done; the timing that follows finds them there. Buffer operations (``zero_``,
+    ``copy_``) are skipped and nothing is recorded or launched. A job or compile that fails is passed over:
+    the timing meets the same error and rates that candidate ``inf``. Nothing happens with one thread, one
+    job, an older Triton, or inside another such block.
+    """
+    threads = compile_threads()
+    if threads <= 1 or len(jobs) <= 1 or AsyncCompileMode is None or _async_mode.get() is not None:
+        return
+    with ThreadPoolExecutor(max_workers=min(threads, len(jobs))) as pool, \
+            AsyncCompileMode(pool, ignore_errors=True):
+        for job in jobs:
+            _STATE.compile_only = True
+            try:
+                job()
+            except Exception:  # noqa: BLE001 - the timing reports it as a candidate that does not run
+                pass
+            finally:
+                _STATE.compile_only = False
 
 
 # --- recording and replay ---------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ No tensor is copied to change its layout; outputs are allocated in the layout of
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, replace
 from typing import Optional
@@ -508,10 +509,13 @@ def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
 
 def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: TileConfig,
           candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex],
-          extra_candidates: Optional[dict] = None) -> TileConfig:
+          extra_candidates: Optional[dict] = None, hopper_regime: bool = False) -> TileConfig:
     """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU).
 
-    ``extra_candidates`` (other kernel paths of the same pass) join the timing on a GPU.
+    ``extra_candidates`` (other kernel paths of the same pass) join the timing on a GPU. With
+    ``hopper_regime`` (sm_90 inputs of the kind the H200 grids timed) the candidates of
+    ``configs.HOPPER_UNTIMED`` are left out. The candidates are compiled concurrently before they are timed
+    (``launch_plans.compile_concurrently``).
     """
     max_m = sparse.block_m if sparse is not None else 1 << 30
     max_n = sparse.block_n if sparse is not None else 1 << 30
@@ -528,7 +532,11 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         # fp32 tiles take twice the shared memory and run on FMA units: small tiles, few stages.
         options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
     options = list(dict.fromkeys(options))
-    return configs.choose_config(key, options, lambda config: _time_ms(lambda: launch(config)))
+    if configs.autotune_enabled():  # without autotuning the list's first entry runs, as documented
+        options = configs.timed_candidates(kernel, bucket, options, hopper_regime)
+    return configs.choose_config(
+        key, options, lambda config: _time_ms(lambda: launch(config)),
+        prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed]))
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -734,7 +742,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
         # inputs must not be reused for inputs those kernels cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
-                                extra is not None, gluon_ok), sparse, extra_candidates=extra)
+                                extra is not None, gluon_ok), sparse, extra_candidates=extra, hopper_regime=gluon_ok)
     launch(config)
     return out, lse
 
@@ -970,7 +978,8 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         else:
             dkdv_config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
                                 configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse,
-                                extra_candidates=configs.BACKWARD_DKDV_WS_CANDIDATES if ws_here else None)
+                                extra_candidates=configs.BACKWARD_DKDV_WS_CANDIDATES if ws_here else None,
+                                hopper_regime=fused_ok)
         launch_dkdv(dkdv_config)
         if atomic_dq:
             launch_plans.copy_(dq, dq_accumulator)
@@ -983,7 +992,8 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
             ws_dq_here = ws_dq_ok and bucket in configs.WS_TUNED_BUCKETS["backward_dq"]
             dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
                               configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse,
-                              extra_candidates=configs.BACKWARD_DQ_WS_CANDIDATES if ws_dq_here else None)
+                              extra_candidates=configs.BACKWARD_DQ_WS_CANDIDATES if ws_dq_here else None,
+                              hopper_regime=fused_ok)
         launch_dq(dq_config)
 
     if fused_ok and forced == "gluon":
@@ -994,11 +1004,9 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         run(atomic_dq=True)
     else:
         # Which dQ strategy wins depends on the shape, so where more than one has won it is tuned and cached
-        # like a tile shape (configs.ATOMIC_DQ_TUNED_BUCKETS and FUSED_TUNED_BUCKETS say where and why);
-        # elsewhere only the separate dQ kernel runs. The first strategy is the default without autotuning.
-        strategies = ("atomic", "separate") if bucket in configs.ATOMIC_DQ_TUNED_BUCKETS else ("separate",)
-        if fused_ok and bucket in configs.FUSED_TUNED_BUCKETS and forced is None:
-            strategies = ("fused",) + strategies
+        # like a tile shape (configs.dq_strategies says where and why); elsewhere only the separate dQ
+        # kernel runs. The first strategy is the default without autotuning.
+        strategies = configs.dq_strategies(bucket, fused_ok and forced is None)
         runners = {"atomic": lambda: run(atomic_dq=True), "separate": lambda: run(atomic_dq=False),
                    "fused": run_fused}
         strategy = configs.choose_config(

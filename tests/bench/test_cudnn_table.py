@@ -49,3 +49,15 @@ def test_without_samples_a_point_in_several_files_takes_the_last_file_s_numbers(
     cudnn_table.main(paths)
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| bf16 "))
     assert "| 270 / 200 | 300 / 200 |" in row and "| 0.90 |" in row
+
+
+def test_help_prints_the_usage_and_no_arguments_is_a_usage_error(cudnn_table, capsys):
+    assert cudnn_table.main(["--help"]) == 0
+    assert "--samples" in capsys.readouterr().out
+    assert cudnn_table.main([]) == 2
+
+
+def test_a_missing_result_file_is_an_error_naming_it(cudnn_table, tmp_path, capsys):
+    assert cudnn_table.main(["--samples", str(tmp_path / "absent.json")]) == 2
+    error = capsys.readouterr().err
+    assert "no such result file" in error and "absent.json" in error
