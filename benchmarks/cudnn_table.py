@@ -30,6 +30,7 @@ import sys
 from collections import defaultdict
 
 MILESTONE = 0.85
+GOAL_CUDNN, GOAL_FA2 = 1.0, 1.8
 
 
 def _read(path: str) -> tuple[float, list[dict]]:
@@ -103,12 +104,22 @@ def _mark(ratio: float) -> str:
     return f"{ratio:.2f}" + ("*" if ratio < MILESTONE else "")
 
 
+def goal_points(ratios: dict, direction: str) -> int:
+    """Points of ``direction`` ("fwd" or "bwd") at the issue's goal: >= 1.0x cuDNN and >= 1.8x FA2 (the
+    lists in ``ratios`` are in the same point order)."""
+    pairs = zip(ratios[f"{direction} ÷ cuDNN"], ratios[f"{direction} ÷ FA2"])
+    return sum(cudnn >= GOAL_CUDNN and fa2 >= GOAL_FA2 for cudnn, fa2 in pairs)
+
+
 def _summary(ratios: dict) -> None:
     print()
     for name, values in ratios.items():
         below = sum(v < MILESTONE for v in values) if "cuDNN" in name else None
         extra = f", {below} of {len(values)} below {MILESTONE}" if below is not None else ""
         print(f"{name}: {min(values):.2f}–{max(values):.2f} (median {sorted(values)[len(values) // 2]:.2f}{extra})")
+    points = len(ratios["fwd ÷ cuDNN"])
+    print(f"goal (>= {GOAL_CUDNN}x cuDNN and >= {GOAL_FA2}x FA2): forward {goal_points(ratios, 'fwd')} of {points}, "
+          f"backward {goal_points(ratios, 'bwd')} of {points}")
 
 
 def main_samples(paths) -> int:

@@ -61,3 +61,10 @@ def test_a_missing_result_file_is_an_error_naming_it(cudnn_table, tmp_path, caps
     assert cudnn_table.main(["--samples", str(tmp_path / "absent.json")]) == 2
     error = capsys.readouterr().err
     assert "no such result file" in error and "absent.json" in error
+
+
+def test_a_point_counts_for_the_goal_only_at_or_above_cudnn_and_at_or_above_1_8x_fa2(cudnn_table):
+    ratios = {"fwd ÷ cuDNN": [1.0, 1.2, 0.99], "fwd ÷ FA2": [1.8, 1.79, 2.0],
+              "bwd ÷ cuDNN": [1.1, 1.1, 1.1], "bwd ÷ FA2": [1.9, 1.9, 1.9]}
+    assert cudnn_table.goal_points(ratios, "fwd") == 1
+    assert cudnn_table.goal_points(ratios, "bwd") == 3
