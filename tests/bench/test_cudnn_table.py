@@ -1,21 +1,17 @@
 """benchmarks/cudnn_table.py, the issue-5 table from bench result files: its ratios are taken within one run,
 and with ``--samples`` a point timed in several runs is reported as the median of its runs' ratios."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "cudnn_table.py"
+from .scripts import load_benchmark_script
 
 
 @pytest.fixture(scope="module")
 def cudnn_table():
-    spec = importlib.util.spec_from_file_location("cudnn_table", _SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("cudnn_table")
 
 
 def _run_file(path: Path, flashio_fwd: float, cudnn_fwd: float) -> str:

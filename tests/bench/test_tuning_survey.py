@@ -1,21 +1,16 @@
 """benchmarks/tuning_survey.py: the tuner's recorded timings read back from bench files, the source of
 configs.HOPPER_UNTIMED."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "tuning_survey.py"
+from .scripts import load_benchmark_script
 
 
 @pytest.fixture(scope="module")
 def tuning_survey():
-    spec = importlib.util.spec_from_file_location("tuning_survey", _SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("tuning_survey")
 
 
 def test_a_tuning_field_gives_each_candidates_median_time_per_pass(tuning_survey):
