@@ -372,7 +372,7 @@ def dropout_mask_kernel(
         tl.store(base + offs_m[:, None] * stride_km + offs_n[None, :] * stride_kn, keep.to(tl.int8), mask=mask)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["first_tile", "blocks_per_head", "num_kv_heads", "seqlen_k"])
 def key_gradient_parts_kernel(
     PARTS, DK, DV,
     stride_dkb, stride_dkh, stride_dkn,
@@ -383,7 +383,8 @@ def key_gradient_parts_kernel(
     """dK and dV of key block ``first_tile + program_id(0)`` (tile id ``(batch * num_kv_heads + kv_head) *
     blocks_per_head + block``) from its slot of ``PARTS`` ([slots, 2, BLOCK_N, HEAD_DIM] float32: tau dk, then
     dv, summed over the pieces of a split tail), in the output precision; key rows past ``seqlen_k`` are not
-    written."""
+    written. Its integer arguments are not specialised (Triton otherwise compiles a variant per divisibility by
+    16): a new sequence length in a tuned bucket should not compile even this small kernel again."""
     slot = tl.program_id(0)
     tile = first_tile + slot
     head_batch = tile // blocks_per_head
