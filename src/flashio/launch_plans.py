@@ -148,7 +148,9 @@ def launch(kernel, grid: tuple, *args, **constants):
 
 def compile_threads() -> int:
     """Threads that compile a first call's candidates: ``FLASHIO_COMPILE_THREADS``, by default the CPUs
-    (at most 16); 1 compiles each candidate when it is first timed, one after the other."""
+    (at most 8: the largest list a first call times on Hopper has 8 candidates, and each compile holds up to
+    ~0.4 GB, ptxas's peak for a Gluon forward); 1 compiles each candidate when it is first timed, one after
+    the other."""
     setting = os.environ.get("FLASHIO_COMPILE_THREADS")
     if setting:
         try:
@@ -158,7 +160,7 @@ def compile_threads() -> int:
         if threads < 1:
             raise ValueError(f"FLASHIO_COMPILE_THREADS must be a positive integer, got {setting!r}")
         return threads
-    return max(1, min(os.cpu_count() or 1, 16))
+    return max(1, min(os.cpu_count() or 1, 8))
 
 
 def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
