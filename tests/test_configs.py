@@ -257,3 +257,14 @@ def test_without_the_fused_backward_the_two_kernel_strategies_are_timed_as_befor
     assert configs.dq_strategies(256, fused_eligible=False) == ("separate",)
     monkeypatch.setenv("FLASHIO_TUNE_ALL", "1")
     assert configs.dq_strategies(128, fused_eligible=True) == ("fused", "atomic", "separate")
+
+
+def test_calls_shorter_than_the_grids_lengths_are_not_in_the_measured_regime():
+    assert configs.in_hopper_grid(1024, 1024) and configs.in_hopper_grid(600, 16384)  # bucket 1024 and up
+    assert not configs.in_hopper_grid(512, 512)
+    assert not configs.in_hopper_grid(16, 8192)  # decoding's few queries
+
+
+def test_below_the_grids_lengths_every_dq_strategy_is_timed(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    assert configs.dq_strategies(128, fused_eligible=True, grid_lengths=False) == ("fused", "atomic", "separate")

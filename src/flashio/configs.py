@@ -411,7 +411,8 @@ BACKWARD_DQ_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # results/2026-12-01_h200_v0.27_probes/tuning_survey_v0.19-v0.26.txt) none of the candidates below came
 # within 10% of the point's fastest at any of the 44-118 points per pass and head dim. 10%: the tuner's close-call margin (8%, CLOSE_CALL) plus room for a clock that moved between two
 # runs. They are skipped on sm_90 only where those grids were timed: fixed-length 16-bit inputs that the
-# Gluon kernels take (the launcher's ``gluon_ok`` forward, ``fused_ok`` backward), no dropout or block mask.
+# Gluon kernels take (the launcher's ``gluon_ok`` forward, ``fused_ok`` backward), no dropout or block mask,
+# both lengths in the 1k bucket or longer (``in_hopper_grid``).
 # Elsewhere (Ampere, dropout, packed batches) and with FLASHIO_TUNE_ALL=1 (another Hopper part, an H100 PCIe
 # or H20, whose ranking may differ) every candidate is timed. The lists themselves are unchanged: the first
 # entry stays the default without autotuning, and forced paths still take their own lists.
@@ -432,6 +433,16 @@ HOPPER_UNTIMED: dict[str, dict[int, frozenset]] = {
     "backward_dkdv": {64: frozenset({TileConfig(64, 128, 8, 2), TileConfig(64, 128, 8, 3), TileConfig(64, 64, 4, 3)})},
     "backward_dq": {64: frozenset({TileConfig(128, 128, 8, 2)})},
 }
+# The shortest length bucket those grids timed (N = 1k): for shorter calls (512 tokens, decoding's few queries)
+# the ranking was not measured, so every candidate is timed there.
+HOPPER_GRID_MIN_LENGTH = 1024
+
+
+def in_hopper_grid(seqlen_q: int, seqlen_k: int) -> bool:
+    """Whether both lengths fall in the length buckets the H200 grids timed (1k and up)."""
+    return length_bucket(min(seqlen_q, seqlen_k)) >= HOPPER_GRID_MIN_LENGTH
+
+
 # Head-dimension buckets where, on Hopper with the fused backward eligible, it is the only dQ strategy timed:
 # the two-kernel scheme ran 1.09x its time or more at all 71 d=128 points (float32 atomics 1.21x) and 1.44x
 # at all 44 d=256 points, and timing it compiles every tile of the two-kernel scheme (at d=128 with and
@@ -447,20 +458,22 @@ def tune_all() -> bool:
 
 def timed_candidates(kernel: str, bucket: int, options: Sequence[Option], hopper_regime: bool) -> list:
     """The options a first call times: all of them, or, in the regime the H200 grids measured
-    (``hopper_regime``), those HOPPER_UNTIMED does not list (never fewer than one)."""
+    (``hopper_regime``: the launcher's Gluon eligibility and ``in_hopper_grid``), those HOPPER_UNTIMED does not
+    list (never fewer than one)."""
     if not hopper_regime or tune_all():
         return list(options)
     untimed = HOPPER_UNTIMED.get(kernel, {}).get(bucket, frozenset())
     return [option for option in options if option not in untimed] or list(options)
 
 
-def dq_strategies(bucket: int, fused_eligible: bool) -> tuple[str, ...]:
+def dq_strategies(bucket: int, fused_eligible: bool, grid_lengths: bool = True) -> tuple[str, ...]:
     """The backward's dQ strategies timed for a head-dim bucket, the untuned default first: ``fused`` (the
     five-product kernel, where eligible), ``atomic`` (float32 atomics in the dK/dV kernel, ATOMIC_DQ_TUNED_BUCKETS)
-    and ``separate`` (its own kernel)."""
+    and ``separate`` (its own kernel). ``grid_lengths``: the call's lengths are ones the H200 grids timed
+    (``in_hopper_grid``), where HOPPER_FUSED_ONLY_BUCKETS applies."""
     strategies = ("atomic", "separate") if bucket in ATOMIC_DQ_TUNED_BUCKETS else ("separate",)
     if fused_eligible and bucket in FUSED_TUNED_BUCKETS:
-        if bucket in HOPPER_FUSED_ONLY_BUCKETS and not tune_all():
+        if bucket in HOPPER_FUSED_ONLY_BUCKETS and grid_lengths and not tune_all():
             return ("fused",)
         strategies = ("fused",) + strategies
     return strategies

@@ -742,7 +742,8 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
         # inputs must not be reused for inputs those kernels cannot take.
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
-                                extra is not None, gluon_ok), sparse, extra_candidates=extra, hopper_regime=gluon_ok)
+                                extra is not None, gluon_ok), sparse, extra_candidates=extra,
+                       hopper_regime=gluon_ok and configs.in_hopper_grid(problem.seqlen_q, problem.seqlen_k))
     launch(config)
     return out, lse
 
@@ -829,6 +830,9 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
     forced_ws_dq = ws_dq_ok and forced == "ws"
     # Whether the warp-specialised kernels may run is part of the tuning keys (as for the forward).
     base_flags = (causal, dropout_p > 0, varlen is not None, sparse is not None, ws_ok, ws_dq_ok)
+    # Inputs of the kind the H200 grids timed: configs.HOPPER_UNTIMED's candidates are left out of the timing.
+    grid_lengths = configs.in_hopper_grid(problem.seqlen_q, problem.seqlen_k)
+    hopper_regime = fused_ok and grid_lengths
 
     def run_fused() -> None:
         """Fill dq, dk, dv with the fused five-product kernel: dQ reduce-added into a float32 accumulator."""
@@ -979,7 +983,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
             dkdv_config = _pick("backward_dkdv", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
                                 configs.BACKWARD_DKDV_CANDIDATES, launch_dkdv, (*base_flags, atomic_dq), sparse,
                                 extra_candidates=configs.BACKWARD_DKDV_WS_CANDIDATES if ws_here else None,
-                                hopper_regime=fused_ok)
+                                hopper_regime=hopper_regime)
         launch_dkdv(dkdv_config)
         if atomic_dq:
             launch_plans.copy_(dq, dq_accumulator)
@@ -993,7 +997,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
             dq_config = _pick("backward_dq", problem, q, configs.INTERPRETER_BACKWARD_DQ,
                               configs.BACKWARD_DQ_CANDIDATES, launch_dq, base_flags, sparse,
                               extra_candidates=configs.BACKWARD_DQ_WS_CANDIDATES if ws_dq_here else None,
-                              hopper_regime=fused_ok)
+                              hopper_regime=hopper_regime)
         launch_dq(dq_config)
 
     if fused_ok and forced == "gluon":
@@ -1006,7 +1010,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         # Which dQ strategy wins depends on the shape, so where more than one has won it is tuned and cached
         # like a tile shape (configs.dq_strategies says where and why); elsewhere only the separate dQ
         # kernel runs. The first strategy is the default without autotuning.
-        strategies = configs.dq_strategies(bucket, fused_ok and forced is None)
+        strategies = configs.dq_strategies(bucket, fused_ok and forced is None, grid_lengths)
         runners = {"atomic": lambda: run(atomic_dq=True), "separate": lambda: run(atomic_dq=False),
                    "fused": run_fused}
         strategy = configs.choose_config(
