@@ -1,75 +1,141 @@
-"""First-call compilation cost: how long Triton takes to compile, for sm_90a, every candidate kernel that
-a first forward + backward call times for one shape bucket (bf16, non-causal, no dropout/varlen/mask),
-with an empty Triton cache, on this machine's CPU (no GPU needed).
+"""First-call compilation cost without a GPU: Triton compiling, for sm_90a, the kernels that a first forward +
+backward call on an H200 times for one shape bucket (16-bit fixed-length inputs, no dropout or mask, N >= 1k),
+with an empty Triton cache, on this machine's CPU.
 
-    PYTHONPATH=src python3 benchmarks/compile_cost.py 128
+    PYTHONPATH=src python3 benchmarks/compile_cost.py 128 [--causal] [--all] [--threads N]
 
-A first call on a GPU pays this (Triton compiles serially) plus the timing of each candidate; later
-processes find the kernels in Triton's disk cache and the choices in flashio's tuning cache.
+The set follows the launchers' rules: every forward list (portable, tensor-descriptor, warp-specialised where
+configs.WS_TUNED_BUCKETS has the head dim, Gluon), the backward's dQ strategies (configs.dq_strategies: the fused
+kernel's candidates, and the two-kernel scheme's dK/dV and dQ tiles where that strategy is timed), less the
+candidates configs.HOPPER_UNTIMED leaves out; ``--all`` keeps them (what FLASHIO_TUNE_ALL=1, and every first call
+before v0.27, compiled). ``--threads N`` compiles N at a time, as launch_plans.compile_concurrently does on the GPU
+(it compiles one timing batch at a time; here everything is one batch, so this is a lower bound). The preprocess
+and conversion kernels, compiled by every first call alike, are left out.
+
+The GPU measurement is `benchmarks/first_call.py` (v0.27: bf16 d=128 non-causal 4k, 39 kernels compiled and 85.8 s
+before, 11 and 20.9 s with the pruning and concurrent compiles on the H200's 16-core host).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()  # before Triton is imported: nothing is reused
-
-from flashio import configs  # noqa: E402
-from flashio.bench import resources  # noqa: E402
-from flashio.kernels import backward, backward_gluon, backward_ws, forward, forward_tma, forward_ws  # noqa: E402
+from flashio import configs, launchers
+from flashio.bench import resources
+from flashio.kernels import backward, backward_ws, forward, forward_tma, forward_ws
 
 
-def main(d: int) -> int:
+def _timed(kernel: str, d: int, options, everything: bool) -> list:
+    return list(options) if everything else configs.timed_candidates(kernel, d, options, hopper_regime=True)
+
+
+def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str, object, dict, object]]:
+    """(label, kernel, constants, config) of each compile a first Hopper call makes for this bucket."""
+    jobs = []
+    descriptor = lambda c, **extra: dict(BLOCK_M=c.block_m, BLOCK_N=c.block_n, HEAD_DIM=d, IS_CAUSAL=causal,
+                                         **extra)
+    forward_options = [*configs.FORWARD_CANDIDATES[d], *configs.FORWARD_TMA_CANDIDATES[d],
+                       *(configs.FORWARD_WS_CANDIDATES[d] if d in configs.WS_TUNED_BUCKETS["forward"] else ()),
+                       *configs.FORWARD_GLUON_CANDIDATES[d]]
+    for c in _timed("forward", d, forward_options, everything):
+        if c.path == "pointer":
+            jobs.append(("forward, portable", forward.attention_forward_kernel,
+                         dict(resources._portable_constants(c, d), IS_CAUSAL=causal), c))
+        elif c.path == "tma":
+            jobs.append(("forward, tensor descriptors", forward_tma.attention_forward_tma_kernel,
+                         descriptor(c, IS_VARLEN=False), c))
+        elif c.path == "ws":
+            kernel = forward_ws.attention_forward_ws_persistent_kernel if c.persistent else \
+                forward_ws.attention_forward_ws_kernel
+            jobs.append(("forward, warp-specialised", kernel, descriptor(c, MAY_MASK=False), c))
+        else:
+            kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if c.persistent \
+                else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
+            listed = {"LISTED": True} if c.balanced_schedule and causal else {}
+            jobs.append(("forward, Gluon", kernel,
+                         dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal, **listed), c))
+    if everything:  # as dq_strategies with FLASHIO_TUNE_ALL=1
+        strategies = ("fused",) + (("atomic", "separate") if d in configs.ATOMIC_DQ_TUNED_BUCKETS else ("separate",))
+    else:
+        strategies = configs.dq_strategies(d, True)
+    if "fused" in strategies:
+        for c in configs.BACKWARD_FUSED_CANDIDATES[d]:
+            kernel, constants = launchers.fused_backward_kernel(c, d)
+            listed = {}
+            if c.persistent and causal and c.balanced_schedule:
+                listed = {"LISTED": True}
+            elif c.persistent and not causal and c.split_tail:
+                listed = {"LISTED": True, "SPLIT_TAIL": True}  # the grid's lengths leave a partial last round
+            jobs.append(("backward, fused (Gluon)", kernel, dict(constants, IS_CAUSAL=causal, **listed), c))
+    for atomic in [s == "atomic" for s in strategies if s in ("atomic", "separate")]:
+        dkdv_options = [*configs.BACKWARD_DKDV_CANDIDATES[d],
+                        *(configs.BACKWARD_DKDV_WS_CANDIDATES[d]
+                          if not atomic and d in configs.WS_TUNED_BUCKETS["backward_dkdv"] else ())]
+        for c in _timed("backward_dkdv", d, dkdv_options, everything):
+            for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
+                if c.path == "ws":
+                    kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel if c.persistent else \
+                        backward_ws.attention_backward_dkdv_ws_kernel
+                    jobs.append(("backward dK/dV, warp-specialised", kernel,
+                                 descriptor(c, COMPUTE_DK=dk, COMPUTE_DV=dv), c))
+                else:
+                    jobs.append(("backward dK/dV, portable" + (" (dQ atomics)" if atomic else ""),
+                                 backward.attention_backward_dkdv_kernel,
+                                 dict(resources._portable_constants(c, d, ATOMIC_DQ=atomic, COMPUTE_DK=dk,
+                                                                    COMPUTE_DV=dv), IS_CAUSAL=causal), c))
+        if not atomic:
+            dq_options = [*configs.BACKWARD_DQ_CANDIDATES[d],
+                          *(configs.BACKWARD_DQ_WS_CANDIDATES[d] if d in configs.WS_TUNED_BUCKETS["backward_dq"]
+                            else ())]
+            for c in _timed("backward_dq", d, dq_options, everything):
+                if c.path == "ws":
+                    jobs.append(("backward dQ, warp-specialised", backward_ws.attention_backward_dq_ws_kernel,
+                                 descriptor(c), c))
+                else:
+                    jobs.append(("backward dQ, portable", backward.attention_backward_dq_kernel,
+                                 dict(resources._portable_constants(c, d), IS_CAUSAL=causal), c))
+    return jobs
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("head_dim", type=int, choices=(64, 128, 256))
+    parser.add_argument("--causal", action="store_true")
+    parser.add_argument("--all", action="store_true", help="every candidate (FLASHIO_TUNE_ALL=1)")
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args(argv)
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()  # an empty cache: nothing compiled before is reused
+    jobs = first_call_kernels(args.head_dim, args.causal, args.all)
     seconds: dict[str, float] = {}
+    failed = []
 
-    def compile_one(label, kernel, constants, config):
+    def compile_one(job):
+        label, kernel, constants, config = job
         start = time.perf_counter()
         try:
             resources.compile_for_hopper(kernel, constants, config)
-        except Exception:  # a candidate that does not compile costs its attempt too
-            pass
+        except Exception as error:  # noqa: BLE001 - a first call pays a failed candidate's attempt too
+            failed.append(f"{label} {config}: {type(error).__name__}")
         seconds[label] = seconds.get(label, 0.0) + time.perf_counter() - start
 
-    descriptor = lambda c, **extra: dict(BLOCK_M=c.block_m, BLOCK_N=c.block_n, HEAD_DIM=d, IS_CAUSAL=False, **extra)
-    for c in configs.FORWARD_CANDIDATES[d]:
-        compile_one("forward, portable", forward.attention_forward_kernel, resources._portable_constants(c, d), c)
-    for c in configs.FORWARD_TMA_CANDIDATES[d]:
-        compile_one("forward, tensor descriptors", forward_tma.attention_forward_tma_kernel,
-                    descriptor(c, IS_VARLEN=False), c)
-    if d in configs.WS_TUNED_BUCKETS["forward"]:
-        for c in configs.FORWARD_WS_CANDIDATES[d]:
-            kernel = forward_ws.attention_forward_ws_persistent_kernel if c.persistent else \
-                forward_ws.attention_forward_ws_kernel
-            compile_one("forward, warp-specialised", kernel, descriptor(c, MAY_MASK=False), c)
-    for atomic in (True, False) if d in configs.ATOMIC_DQ_TUNED_BUCKETS else (False,):
-        for c in configs.BACKWARD_DKDV_CANDIDATES[d]:
-            for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
-                compile_one("backward dK/dV, portable", backward.attention_backward_dkdv_kernel,
-                            resources._portable_constants(c, d, ATOMIC_DQ=atomic, COMPUTE_DK=dk, COMPUTE_DV=dv), c)
-    if d in configs.WS_TUNED_BUCKETS["backward_dkdv"]:
-        for c in configs.BACKWARD_DKDV_WS_CANDIDATES[d]:
-            kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel if c.persistent else \
-                backward_ws.attention_backward_dkdv_ws_kernel
-            for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
-                compile_one("backward dK/dV, warp-specialised", kernel, descriptor(c, COMPUTE_DK=dk, COMPUTE_DV=dv), c)
-    for c in configs.BACKWARD_DQ_CANDIDATES[d]:
-        compile_one("backward dQ", backward.attention_backward_dq_kernel, resources._portable_constants(c, d), c)
-    if d in configs.WS_TUNED_BUCKETS["backward_dq"]:
-        for c in configs.BACKWARD_DQ_WS_CANDIDATES[d]:
-            compile_one("backward dQ, warp-specialised", backward_ws.attention_backward_dq_ws_kernel, descriptor(c), c)
-    if d in configs.FUSED_TUNED_BUCKETS:
-        for c in configs.BACKWARD_FUSED_CANDIDATES[d]:
-            compile_one("backward, fused five-product (Gluon)", backward_gluon.attention_backward_fused_kernel,
-                        descriptor(c, NUM_STAGES=c.num_stages, WARPS=c.num_warps, DQ_CHUNKS=c.dq_chunks,
-                                   DQ_BUFFERS=c.dq_buffers), c)
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=max(1, args.threads)) as pool:
+        list(pool.map(compile_one, jobs))
+    wall = time.perf_counter() - start
     for label, value in seconds.items():
-        print(f"d={d} {label}: {value:.1f} s")
-    print(f"d={d} total: {sum(seconds.values()):.1f} s")
+        print(f"d={args.head_dim} {label}: {sum(1 for j in jobs if j[0] == label)} kernels, {value:.1f} s")
+    for line in failed:
+        print(f"    did not compile: {line}")
+    print(f"d={args.head_dim} {'causal' if args.causal else 'non-causal'}{' (all candidates)' if args.all else ''}: "
+          f"{len(jobs)} kernels, {sum(seconds.values()):.1f} s of compiling, {wall:.1f} s wall on "
+          f"{max(1, args.threads)} thread(s)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 128))
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""benchmarks/compile_cost.py: the kernels a first Hopper call compiles for a shape bucket, listed without a GPU
+(the compiling itself is the script's run, not a test)."""
+
+import pytest
+
+from flashio import configs
+
+from .scripts import load_benchmark_script
+
+
+@pytest.fixture(scope="module")
+def compile_cost():
+    return load_benchmark_script("compile_cost")
+
+
+def test_at_d128_a_first_call_compiles_the_gluon_and_specialised_forwards_and_the_fused_backward(compile_cost,
+                                                                                                 monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    jobs = compile_cost.first_call_kernels(128, causal=False, everything=False)
+    assert {label for label, *_ in jobs} == {"forward, Gluon", "forward, warp-specialised", "backward, fused (Gluon)"}
+    assert len(jobs) == 9  # 7 forward + 2 fused backward (v0.27 on the H200: 11 with the preprocess and conversion)
+
+
+def test_every_candidate_is_compiled_with_all(compile_cost):
+    jobs = compile_cost.first_call_kernels(128, causal=False, everything=True)
+    assert len(jobs) == 37  # v0.27 on the H200: 39 with the preprocess and conversion kernels
+    assert any(label.endswith("(dQ atomics)") for label, *_ in jobs)  # both two-kernel strategies at d=128
+
+
+def _pass(label: str) -> str:
+    return "backward_dkdv" if label.startswith("backward dK/dV") else \
+        "backward_dq" if label.startswith("backward dQ") else label.split(",")[0].replace(" ", "_")
+
+
+@pytest.mark.parametrize("d", [64, 128, 256])
+def test_no_untimed_candidate_is_compiled_and_every_other_one_is(compile_cost, monkeypatch, d):
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    kept = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, True, False)}
+    every = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, True, True)}
+    untimed = {(kernel, config) for kernel, buckets in configs.HOPPER_UNTIMED.items()
+               for config in buckets.get(d, frozenset())}
+    assert not kept & untimed
+    dropped_strategies = {entry for entry in every - kept if entry[0] in ("backward_dkdv", "backward_dq")}
+    assert every - kept == (untimed & every) | dropped_strategies
