@@ -31,7 +31,7 @@ from flashio.kernels import backward, backward_ws, forward, forward_tma, forward
 
 
 def _timed(kernel: str, d: int, options, everything: bool) -> list:
-    return list(options) if everything else configs.timed_candidates(kernel, d, options, hopper_regime=True)
+    return configs.timed_candidates(kernel, d, options, hopper_regime=not everything)
 
 
 def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str, object, dict, object]]:
@@ -59,10 +59,8 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
             listed = {"LISTED": True} if c.balanced_schedule and causal else {}
             jobs.append(("forward, Gluon", kernel,
                          dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal, **listed), c))
-    if everything:  # as dq_strategies with FLASHIO_TUNE_ALL=1
-        strategies = ("fused",) + (("atomic", "separate") if d in configs.ATOMIC_DQ_TUNED_BUCKETS else ("separate",))
-    else:
-        strategies = configs.dq_strategies(d, True)
+    # everything: as outside the lengths the H200 grids timed, or with FLASHIO_TUNE_ALL=1
+    strategies = configs.dq_strategies(d, True, grid_lengths=not everything)
     if "fused" in strategies:
         for c in configs.BACKWARD_FUSED_CANDIDATES[d]:
             kernel, constants = launchers.fused_backward_kernel(c, d)

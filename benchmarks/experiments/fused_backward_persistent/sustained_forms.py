@@ -52,6 +52,18 @@ def traced_reads() -> list:
     return reads
 
 
+def print_reads(reads: list, digits: int = 3) -> None:
+    """The timer's recorded reads (``traced_reads``), one line per timed sequence: its runs' ms per call,
+    lowest, median, highest and in order. A sequence of at most three single calls (the timer's estimate
+    before its runs) is skipped. Per system the sequences are fwd then fwd+bwd, in the order timed."""
+    for calls, totals in reads:
+        if calls > 1 or len(totals) > 3:
+            per_call = [total / calls for total in totals]
+            print(f"    {calls} calls per run, ms per call: min {min(per_call):.3f} median "
+                  f"{statistics.median(per_call):.3f} max {max(per_call):.3f}; in order: "
+                  + " ".join(f"{t:.{digits}f}" for t in per_call), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trace", action="store_true",
@@ -78,13 +90,7 @@ def main() -> None:
             print(f"| {seqlen} | {describe_choice(form, 'backward_fused')} | {rate[('flashio', 'fwd')]:.0f} / "
                   f"{rate[('flashio', 'bwd')]:.0f} | {rate[('sdpa_cudnn', 'fwd')]:.0f} / "
                   f"{rate[('sdpa_cudnn', 'bwd')]:.0f} | {ratio:.2f} |", flush=True)
-            # The timer's reads per system: estimate (3 calls), runs; fwd then fwdbwd, flashio then cuDNN.
-            for calls, totals in reads:
-                if calls > 1 or len(totals) > 3:
-                    per_call = [total / calls for total in totals]
-                    print(f"    {calls} calls per run, ms per call: min {min(per_call):.3f} median "
-                          f"{statistics.median(per_call):.3f} max {max(per_call):.3f}; in order: "
-                          + " ".join(f"{t:.2f}" for t in per_call), flush=True)
+            print_reads(reads, digits=2)
     configs.BACKWARD_FUSED_CANDIDATES[64] = forms
 
 

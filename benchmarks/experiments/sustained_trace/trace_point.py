@@ -13,7 +13,8 @@ fp16 8k with 300 ms), or a kernel whose time per call itself moves.
 Each repeat runs the bench's sustained sweep at the point for flashio and cuDNN (the first repeat tunes
 flashio; the later ones reuse its choice); it prints the ratios, every timed run's ms per call (fwd then
 fwd+bwd, flashio then cuDNN), and the SM clock (MHz) and power (W) that ``nvidia-smi --loop-ms`` sampled
-during that repeat (its tuning, if any, included). Prepared in v0.26, not yet run.
+during that repeat (its tuning, if any, included). Prepared in v0.26; run in v0.27
+(results/2026-12-01_h200_v0.27_probes/trace_*.txt).
 """
 
 import argparse
@@ -24,11 +25,13 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fused_backward_persistent"))
+for _folder in ("fused_backward_persistent", "forward_short"):
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", _folder))
 
+from drift import parse_samples  # noqa: E402  (nvidia-smi's timestamped lines)
 from flashio.bench import sweep  # noqa: E402
 from flashio.bench.sweep import BenchPoint, run_sweep  # noqa: E402
-from sustained_forms import traced_reads  # noqa: E402  (the timer's reads, recorded)
+from sustained_forms import print_reads, traced_reads  # noqa: E402  (the timer's reads, recorded)
 
 
 def parse_point(text: str) -> BenchPoint:
@@ -47,18 +50,8 @@ def start_clock_log(path: str, interval_ms: int) -> subprocess.Popen:
 
 def clock_samples(path: str, start: float, end: float) -> list[tuple[float, float]]:
     """(MHz, W) samples of the log taken between the wall-clock times ``start`` and ``end`` (seconds)."""
-    samples = []
-    for line in open(path):
-        cells = [cell.strip() for cell in line.split(",")]
-        if len(cells) != 3:
-            continue
-        try:
-            stamp = time.mktime(time.strptime(cells[0].split(".")[0], "%Y/%m/%d %H:%M:%S"))
-            stamp += float("0." + cells[0].split(".")[1]) if "." in cells[0] else 0.0
-            samples.append((stamp, float(cells[1]), float(cells[2])))
-        except ValueError:
-            continue
-    return [(mhz, watts) for stamp, mhz, watts in samples if start <= stamp <= end]
+    with open(path) as log:
+        return [(mhz, watts) for stamp, mhz, watts in parse_samples(log.read()) if start <= stamp <= end]
 
 
 def main() -> None:
@@ -91,13 +84,7 @@ def main() -> None:
                   f"{rate[('flashio', 'fwd')] / rate[('sdpa_cudnn', 'fwd')]:.2f} / "
                   f"{rate[('flashio', 'bwd')] / rate[('sdpa_cudnn', 'bwd')]:.2f} | {clocks[0]:.0f} / "
                   f"{statistics.median(clocks):.0f} / {clocks[-1]:.0f} | {watts:.0f} |", flush=True)
-            # The timer's reads: per system and mode an estimate (3 single calls), then the runs.
-            for calls, totals in reads:
-                if calls > 1 or len(totals) > 3:
-                    per_call = [total / calls for total in totals]
-                    print(f"    {calls} calls per run, ms per call: min {min(per_call):.3f} median "
-                          f"{statistics.median(per_call):.3f} max {max(per_call):.3f}; in order: "
-                          + " ".join(f"{t:.3f}" for t in per_call), flush=True)
+            print_reads(reads)
     finally:
         sampler.terminate()
         os.unlink(log)
