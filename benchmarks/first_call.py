@@ -37,12 +37,14 @@ def main() -> int:
     batch, heads = args.tokens // args.seqlen, args.hidden // args.head_dim
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
     compiles = {"count": 0, "seconds": 0.0, "cache_hits": 0}
+    compiled_names: list[str] = []
 
     def listen(*, src, metadata, metadata_group, times, cache_hit):
         if cache_hit:
             compiles["cache_hits"] += 1
         else:
             compiles["count"] += 1
+            compiled_names.append(getattr(getattr(src, "fn", None), "__name__", "?"))
             compiles["seconds"] += times.total / 1e6 if hasattr(times, "total") else 0.0
 
     knobs.compilation.listener = listen
@@ -57,19 +59,34 @@ def main() -> int:
         torch.cuda.synchronize()
         return time.perf_counter() - start
 
+    def measured_call(seqlen: int) -> tuple[float, list[str]]:
+        """(seconds, names of the kernels Triton compiled) of one call at ``seqlen``."""
+        before = len(compiled_names)
+        seconds = call(seqlen)
+        return seconds, compiled_names[before:]
+
     first = call(args.seqlen)
     first_compiles, timed = dict(compiles), configs.tuning_measurements()
     second = call(args.seqlen)
     # Another length in the same power-of-two bucket (and divisible by 16, as Triton specialises): the cached
     # choice is reused, nothing is timed or compiled.
-    before_same_bucket = dict(compiles)
-    same_bucket = call(args.seqlen * 3 // 4)
-    same_bucket_compiles = compiles["count"] - before_same_bucket["count"]
+    same_bucket_length = args.seqlen * 3 // 4
+    same_bucket, same_bucket_compiled = measured_call(same_bucket_length)
+    # The same bucket at a length that is not a multiple of 16: nothing is timed, but kernels whose length
+    # arguments Triton specialises are compiled once more (then cached for every such length).
+    odd_length = same_bucket_length - 8
+    odd, odd_compiled = measured_call(odd_length)
+    odd_again, _ = measured_call(odd_length - 16)
     print(f"d={args.head_dim} N={args.seqlen} causal={args.causal} {args.dtype}: first forward+backward "
           f"{first:.2f} s ({first_compiles['count']} kernels compiled, {first_compiles['seconds']:.1f} s of "
           f"compiling summed, {first_compiles['cache_hits']} from Triton's cache; {timed} candidates timed), "
-          f"second {second * 1e3:.1f} ms, N={args.seqlen * 3 // 4} (same bucket) {same_bucket * 1e3:.1f} ms "
-          f"({same_bucket_compiles} kernels compiled, {configs.tuning_measurements() - timed} timed)")
+          f"second {second * 1e3:.1f} ms, N={same_bucket_length} (same bucket) {same_bucket * 1e3:.1f} ms "
+          f"({len(same_bucket_compiled)} kernels compiled, {configs.tuning_measurements() - timed} timed), "
+          f"N={odd_length} (not a multiple of 16) {odd * 1e3:.1f} ms ({len(odd_compiled)} kernels compiled), "
+          f"N={odd_length - 16} {odd_again * 1e3:.1f} ms")
+    for label, names in (("same bucket", same_bucket_compiled), ("not a multiple of 16", odd_compiled)):
+        if names:
+            print(f"    compiled for the {label} call: {', '.join(names)}")
     for key, choice in configs.cached_choices().items():
         print(f"    {key[0]}: {choice}")
     return 0
