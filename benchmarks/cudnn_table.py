@@ -170,9 +170,8 @@ def main(paths) -> int:
         ratios["bwd ÷ cuDNN"].append(rb)
         ratios["fwd ÷ FA2"].append(fio_f / fa_f)
         ratios["bwd ÷ FA2"].append(fio_b / fa_b)
-        mark = _mark
         print(f"| {dtype} | {d} | {'yes' if causal else 'no'} | {n} | {fio_f:.0f} / {fio_b:.0f} | "
-              f"{cud_f:.0f} / {cud_b:.0f} | {fa_f:.0f} / {fa_b:.0f} | {mark(rf)} | {mark(rb)} | "
+              f"{cud_f:.0f} / {cud_b:.0f} | {fa_f:.0f} / {fa_b:.0f} | {_mark(rf)} | {_mark(rb)} | "
               f"{fio_f / fa_f:.2f} | {fio_b / fa_b:.2f} | {fio_f / row['matmul']:.2f} / {fio_b / row['matmul']:.2f} |")
     _summary(ratios)
     return 0

@@ -29,6 +29,7 @@ import torch
 
 import flashio
 from flashio import configs, launchers
+from flashio.bench import sweep
 
 VARIANTS = ("ordinary", "Q in L2", "K/V in L2", "Q, K, V in L2")
 # The backward's: "Q in L2" shares dO too (the query-side rows every key tile of a head reads).
@@ -58,17 +59,11 @@ def backward_call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.T
                                                 causal=causal, dropout_p=0.0, seed=0)
 
 
-def time_calls(run, calls: int, warmup_calls: int) -> float:
-    """ms per call of ``calls`` back-to-back calls after ``warmup_calls`` of them."""
-    for _ in range(warmup_calls):
-        run()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        run()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / calls
+def time_calls(timer, run, calls: int, warmup_calls: int) -> float:
+    """ms per call of ``calls`` back-to-back calls after ``warmup_calls`` of them (the bench's sustained runs:
+    ``sweep._CudaEventTimer.time_run``)."""
+    timer.time_run(run, [], warmup_calls)
+    return timer.read([timer.time_run(run, [], calls)])[0] / calls
 
 
 def main() -> None:
@@ -80,6 +75,7 @@ def main() -> None:
     parser.add_argument("--backward", action="store_true",
                         help="time the backward launcher (dQ, dK, dV from dO and the forward's O and LSE) instead")
     args = parser.parse_args()
+    timer = sweep._CudaEventTimer()
     for point in args.points:
         head_dim, mask, seqlen = point.split(":")
         head_dim, seqlen, causal = int(head_dim), int(seqlen), mask == "c"
@@ -94,13 +90,13 @@ def main() -> None:
         for run in runs.values():  # tunes on the ordinary inputs first; the others reuse the choice
             run()
         torch.cuda.synchronize()
-        estimate = time_calls(runs["ordinary"], 20, 5)
+        estimate = time_calls(timer, runs["ordinary"], 20, 5)
         calls = max(20, round(20 / estimate))
         warmup = max(20, round(300 / estimate))
         times = {variant: [] for variant in VARIANTS}
         for _ in range(args.rounds):
             for variant in VARIANTS:
-                times[variant].append(time_calls(runs[variant], calls, warmup))
+                times[variant].append(time_calls(timer, runs[variant], calls, warmup))
         kind = "backward" if args.backward else "forward"
         choices = [f"{key[0]}={choice}" for key, choice in configs.cached_choices().items()
                    if key[0].startswith(kind) and key[4] == head_dim]
