@@ -466,6 +466,25 @@ def without_causal_mask():
         launch_plans.launch = launch
 
 
+@contextlib.contextmanager
+def listed_round_robin():
+    """The control of the runs (v0.29): non-causal forward launches read the round-robin from a tile list
+    (``schedules.whole_tile_schedule``, LISTED), the order of the round-robin kernel with the listed kernel's
+    code, so that a difference between runs and the tuned form is the order, not the list."""
+    persistent_schedule = launchers.persistent_schedule
+
+    def listing(config, problem, causal, programs, device, backward=False):
+        if causal or backward:
+            return persistent_schedule(config, problem, causal, programs, device, backward)
+        return launchers._whole_tile_table(config, problem, programs, device, False), {"LISTED": True}
+
+    launchers.persistent_schedule = listing
+    try:
+        yield
+    finally:
+        launchers.persistent_schedule = persistent_schedule
+
+
 def gluon(stages=3, block_n=128, **options):
     config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
@@ -572,6 +591,20 @@ FORMS = {
     # v0.26's run 26 had "tuned persistent, K2/V3" and "tuned persistent, K2/V3, two Q sets" (k_stages=2, at d=128
     # with q_buffers=2; d=256 num_stages=3, k_stages=2); the option was removed after it:
     # results/2026-12-01_h200_v0.26_probes/k_stages.patch.
+    # v0.29: the tuned persistent forms taking runs of consecutive work units of one head (head_run: non-causal
+    # query blocks, causal pairs; d=256's form with the balanced list, which causal runs need), and the Triton
+    # persistent form that is the tuned d=128 causal 1k choice, with runs of two pairs (run 31).
+    **{f"tuned persistent, runs of {run}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], head_run=run),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], head_run=run),),
+        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], balanced_schedule=True, head_run=run),)}})
+       for run in (2, 4)},
+    "tuned persistent, listed round-robin (control)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
+        256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}, listed_round_robin),
+    "Triton ws persistent, balanced, runs of 2": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True, head_run=2),)
+        for d in (64, 128)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {

@@ -340,6 +340,11 @@ FORMS[64]["tuned"] = FORMS[64]["ws persistent, LSE/D in shared, balanced, two dS
 FORMS[128]["tuned"] = FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"]
 for _forms in FORMS.values():
     _forms["tuned, split tail"] = replace(_forms["tuned"], split_tail=True)
+# v0.29 (run 13): the tuned forms with their whole rounds (causal: their bulk) in runs of consecutive key blocks
+# of one head (causal: of pairs), so that a program's next key block reads the Q/dO it has just read.
+for _forms in FORMS.values():
+    for _run in (2, 4):
+        _forms[f"tuned, split tail, runs of {_run}"] = replace(_forms["tuned"], split_tail=True, head_run=_run)
 # v0.23 (prepared, run 12): d=256's role-split kernel, tuned (one key block per program), and in a persistent
 # grid over a tile list (causal: the balanced list), without and with the split tail.
 FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True,
