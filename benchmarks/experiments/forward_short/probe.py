@@ -485,6 +485,46 @@ def listed_round_robin():
         launchers.persistent_schedule = persistent_schedule
 
 
+@contextlib.contextmanager
+def alternating_pairs():
+    """v0.29: causal forward launches take the balanced list with the pairs of odd programs turned round (light
+    tile, then heavy), so that half the programs reach a tile boundary mid-pair while the other half are inside
+    a tile: a test of whether the programs' tile starts, all at once in the round-robin, queue for the memory
+    system together. Probe-only: the library's lists keep heavy first."""
+    from flashio import schedules
+
+    balanced_table = launchers._balanced_table
+
+    def alternating(config, problem, programs, device, backward):
+        if backward:
+            return balanced_table(config, problem, programs, device, backward)
+        head_batches = problem.num_heads * problem.batch
+        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+        blocks = len(work)
+        schedule = schedules.balanced_causal_schedule(blocks, head_batches, programs, work)
+        lists = []
+        for program in range(programs):
+            tiles = list(schedule.program_tiles(program))
+            if program % 2:
+                i = 0
+                while i + 1 < len(tiles):
+                    a, b = tiles[i], tiles[i + 1]
+                    if a // blocks == b // blocks and a % blocks + b % blocks == blocks - 1 and a != b:
+                        tiles[i], tiles[i + 1] = b, a
+                        i += 2
+                    else:
+                        i += 1
+            lists.append(tiles)
+        table = schedules._schedule(lists).table()
+        return launch_plans.persistent(torch.tensor(table, dtype=torch.int32).to(device))
+
+    launchers._balanced_table = alternating
+    try:
+        yield
+    finally:
+        launchers._balanced_table = balanced_table
+
+
 def gluon(stages=3, block_n=128, **options):
     config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
@@ -602,6 +642,12 @@ FORMS = {
     "tuned persistent, listed round-robin (control)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}, listed_round_robin),
+    "tuned persistent, alternating pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
+        alternating_pairs),
+    "Triton ws persistent, balanced, alternating pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
+        alternating_pairs),
     "Triton ws persistent, balanced, runs of 2": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True, head_run=2),)
         for d in (64, 128)}}),
