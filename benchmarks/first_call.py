@@ -22,7 +22,7 @@ import torch
 from triton import knobs
 
 import flashio
-from flashio import configs
+from flashio import configs, launch_plans
 
 
 def main() -> int:
@@ -48,14 +48,30 @@ def main() -> int:
 
     knobs.compilation.listener = listen
     torch.ones(1, device="cuda")  # CUDA's start-up is not the first call's
+    # Each concurrent compile batch (launch_plans.compile_concurrently): its jobs and wall time.
+    batches: list[tuple[int, float]] = []
+    compile_concurrently = launch_plans.compile_concurrently
+
+    def timed_batch(jobs):
+        start = time.perf_counter()
+        compile_concurrently(jobs)
+        batches.append((len(jobs), time.perf_counter() - start))
+
+    launch_plans.compile_concurrently = timed_batch
+    passes: list[float] = []  # the last call's forward and backward seconds
 
     def call(seqlen: int) -> float:
         q, k, v = (torch.randn(batch, heads, seqlen, args.head_dim, device="cuda", dtype=dtype,
                                requires_grad=True) for _ in range(3))
+        grad = torch.randn_like(q)
         torch.cuda.synchronize()
         start = time.perf_counter()
-        flashio.attention(q, k, v, is_causal=args.causal).backward(torch.randn_like(q))
+        out = flashio.attention(q, k, v, is_causal=args.causal)
         torch.cuda.synchronize()
+        middle = time.perf_counter()
+        out.backward(grad)
+        torch.cuda.synchronize()
+        passes[:] = [middle - start, time.perf_counter() - middle]
         return time.perf_counter() - start
 
     def measured_call(seqlen: int) -> tuple[float, list[str]]:
@@ -66,6 +82,7 @@ def main() -> int:
 
     first = call(args.seqlen)
     first_compiled, first_compiles, timed = len(compiled_names), dict(compiles), configs.tuning_measurements()
+    first_passes, first_batches = list(passes), list(batches)
     second = call(args.seqlen)
     # Another length in the same power-of-two bucket (and divisible by 16, as Triton specialises): the cached
     # choice is reused, nothing is timed or compiled.
@@ -83,6 +100,8 @@ def main() -> int:
           f"({len(same_bucket_compiled)} kernels compiled, {configs.tuning_measurements() - timed} timed), "
           f"N={odd_length} (not a multiple of 16) {odd * 1e3:.1f} ms ({len(odd_compiled)} kernels compiled), "
           f"N={odd_length - 16} {odd_again * 1e3:.1f} ms")
+    print(f"    first call: forward {first_passes[0]:.2f} s, backward {first_passes[1]:.2f} s; compile batches "
+          f"(jobs, wall s): " + ", ".join(f"({jobs}, {seconds:.2f})" for jobs, seconds in first_batches))
     for label, names in (("same bucket", same_bucket_compiled), ("not a multiple of 16", odd_compiled)):
         if names:
             print(f"    compiled for the {label} call: {', '.join(names)}")

@@ -268,3 +268,15 @@ def test_calls_shorter_than_the_grids_lengths_are_not_in_the_measured_regime():
 def test_below_the_grids_lengths_every_dq_strategy_is_timed(monkeypatch):
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
     assert configs.dq_strategies(128, fused_eligible=True, grid_lengths=False) == ("fused", "atomic", "separate")
+
+
+def test_candidates_to_compile_are_what_the_next_choice_would_run(tuning_cache, monkeypatch):
+    # Every candidate before the first timing; then the choice; a later process the choice it remembers.
+    assert configs.candidates_to_compile(("c", 1), ("slow", "fast")) == ["slow", "fast"]
+    configs.choose_config(("c", 1), ("slow", "fast"), _count_timings([]))
+    assert configs.candidates_to_compile(("c", 1), ("slow", "fast")) == ["fast"]
+    configs.clear_choices()  # a new process, the choice on disk
+    assert configs.candidates_to_compile(("c", 1), ("slow", "fast")) == ["fast"]
+    assert configs.candidates_to_compile(("c", 2), ("only",)) == ["only"]
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "0")  # without autotuning the first candidate runs
+    assert configs.candidates_to_compile(("c", 3), ("slow", "fast")) == ["slow"]

@@ -245,3 +245,62 @@ def test_a_bad_compile_thread_count_is_an_error_naming_the_variable(monkeypatch,
     monkeypatch.setenv("FLASHIO_COMPILE_THREADS", value)
     with pytest.raises(ValueError, match=f"FLASHIO_COMPILE_THREADS must be a positive integer, got '{value}'"):
         launch_plans.compile_threads()
+
+
+def test_gathering_compiles_launches_zeroes_copies_and_records_nothing(plans_on):
+    kernel, buffer = _CompileRecorder(), torch.ones(4)
+    with launch_plans.gathering_compiles() as jobs:
+        assert launch_plans.gathered() is jobs
+        assert launch_plans.launch(kernel, (1,), buffer) is None
+        launch_plans.zero_(buffer)
+        launch_plans.copy_(buffer, torch.zeros(4))
+    assert kernel.warmups == [] and kernel.launches == [] and torch.equal(buffer, torch.ones(4))
+    assert launch_plans.gathered() is None
+    launch_plans.launch(kernel, (1,), buffer)  # afterwards launches run again
+    assert len(kernel.launches) == 1
+
+
+def test_a_tuned_choice_inside_gathering_adds_what_it_would_time_and_goes_on_with_the_first(monkeypatch):
+    # A CUDA-looking query (the choice is timed only on a GPU): the candidates the tuner would time become
+    # compile jobs, none is launched or timed, and no choice is cached.
+    from types import SimpleNamespace
+
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    monkeypatch.setattr(launchers, "device_capability", lambda device: (8, 0))
+    monkeypatch.setattr(launchers, "device_name", lambda device: "a GPU")
+    configs.clear_choices()
+    q = SimpleNamespace(is_cuda=True, device="gpu", dtype=torch.bfloat16)
+    problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+    launched = []
+    first, second = configs.TileConfig(64, 64), configs.TileConfig(128, 64)
+    with launch_plans.gathering_compiles() as jobs:
+        chosen = launchers._pick("test_kernel", problem, q, configs.INTERPRETER_FORWARD, {64: (first, second)},
+                                 launched.append, (), None)
+    assert chosen == first and launched == [] and configs.cached_choices() == {}
+    for job in jobs:
+        job()
+    assert launched == [first, second]
+
+
+def test_a_first_backward_compiles_the_preprocess_kernel_and_every_strategys_candidates_in_one_batch(monkeypatch):
+    batches = []
+    monkeypatch.setattr(launch_plans, "compile_concurrently", lambda jobs: batches.append(list(jobs)))
+    kernel = _CompileRecorder()
+    preprocess = lambda: None
+    fused_job, dkdv_job, dq_job = (lambda: None), (lambda: None), (lambda: None)
+
+    def fused():  # a strategy: its tuned kernel adds its candidates, its launch does nothing
+        launch_plans.gathered().append(fused_job)
+        launch_plans.launch(kernel, (1,))
+
+    def separate():
+        launch_plans.gathered().extend([dkdv_job, dq_job])
+        launch_plans.launch(kernel, (2,))
+
+    def broken():
+        raise RuntimeError("left to its timing")
+
+    launchers._compile_first_backward(preprocess, [fused, broken, separate])
+    assert batches == [[preprocess, fused_job, dkdv_job, dq_job]]
+    assert kernel.launches == [] and kernel.warmups == []

@@ -691,6 +691,19 @@ def tuning_timings(key: Hashable) -> tuple[tuple[Hashable, tuple[float, ...]], .
     return _TIMINGS.get(key, ())
 
 
+def candidates_to_compile(key: Hashable, candidates: Sequence[Option]) -> list[Option]:
+    """The options ``choose_config(key, candidates, ...)`` would run on its next call: its cached choice; the
+    first candidate without autotuning or with one candidate; a choice timed by an earlier process; else every
+    candidate (the backward compiles them all in one batch before it times any, ``launch_plans.gathering_compiles``)."""
+    chosen = _CHOICES.get(key)
+    if chosen is not None:
+        return [chosen]
+    if not autotune_enabled() or len(candidates) == 1:
+        return [candidates[0]]
+    remembered = _remembered(key, candidates)
+    return [remembered] if remembered is not None else list(candidates)
+
+
 def cached_choice(key: Hashable):
     """The choice cached for ``key``, or None before the first call."""
     return _CHOICES.get(key)

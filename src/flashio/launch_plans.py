@@ -33,6 +33,7 @@ under the interpreter unless ``FLASHIO_LAUNCH_PLANS=1``; ``FLASHIO_LAUNCH_PLANS=
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -97,6 +98,27 @@ def _compiling_only() -> bool:
     return getattr(_STATE, "compile_only", False)
 
 
+def gathered() -> Optional[list]:
+    """Inside ``gathering_compiles``, the list of compile jobs it is filling; else None."""
+    return getattr(_STATE, "gathered", None)
+
+
+@contextlib.contextmanager
+def gathering_compiles():
+    """Run a launcher's code without running anything, to collect what it would compile: inside, ``launch``,
+    ``zero_`` and ``copy_`` do nothing, nothing is recorded into a plan, and the launchers' tuned choices
+    (``launchers._pick``) add to the yielded list one job per candidate they would time (a launch of it, as
+    ``compile_concurrently`` takes them) and go on with the first. The backward gathers the candidates of all
+    its dQ strategies this way so that one concurrent batch compiles them, instead of one batch per kernel
+    that is tuned, each waiting for its slowest compile."""
+    jobs: list = []
+    recorder, _STATE.recorder, _STATE.gathered = _recorder(), None, jobs
+    try:
+        yield jobs
+    finally:
+        _STATE.recorder, _STATE.gathered = recorder, None
+
+
 def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """``torch.empty``; recorded as a buffer of the plan."""
     tensor = torch.empty(tuple(shape), device=device, dtype=dtype)
@@ -116,7 +138,7 @@ def empty_like(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def zero_(tensor: torch.Tensor) -> torch.Tensor:
-    if _compiling_only():
+    if _compiling_only() or gathered() is not None:
         return tensor
     recorder = _recorder()
     if recorder is not None:
@@ -125,7 +147,7 @@ def zero_(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
-    if _compiling_only():
+    if _compiling_only() or gathered() is not None:
         return target
     recorder = _recorder()
     if recorder is not None:
@@ -135,7 +157,10 @@ def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
 
 def launch(kernel, grid: tuple, *args, **constants):
     """``kernel[grid](*args, **constants)``; recorded as a launch of the plan. Inside
-    ``compile_concurrently`` it only compiles (``kernel.warmup``) and returns None."""
+    ``compile_concurrently`` it only compiles (``kernel.warmup``) and returns None; inside
+    ``gathering_compiles`` it does nothing."""
+    if gathered() is not None:
+        return None
     if _compiling_only():
         kernel.warmup(*args, grid=grid, **constants)
         return None
