@@ -8,13 +8,16 @@ machine pays; again (Triton's compiled kernels and flashio's tuning file both on
 and with FLASHIO_TUNING_CACHE=off (compiled kernels on disk, the timing repeated). FLASHIO_TUNE_ALL=1 times
 every candidate (configs.HOPPER_UNTIMED included) and FLASHIO_COMPILE_THREADS=1 compiles them one by one, as
 before v0.27. Besides the times it prints how many kernels Triton compiled (and their summed compile time,
-which concurrent compiles overlap), how many candidates the tuner timed, and the choices it made. Not part of
-the test suite (needs a CUDA GPU).
+which concurrent compiles overlap), how many candidates the tuner timed, the choices it made, the first call's
+forward and backward seconds and each concurrent compile batch (jobs, wall seconds); ``--profile N`` adds the
+first call's N costliest functions (cProfile, the calling thread). Not part of the test suite (needs a CUDA GPU).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import sys
 import time
 
@@ -33,6 +36,9 @@ def main() -> int:
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--tokens", type=int, default=16384)
     parser.add_argument("--hidden", type=int, default=2048)
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile the first call (cProfile, this thread) and print its N costliest functions "
+                             "by cumulative time")
     args = parser.parse_args()
     batch, heads = args.tokens // args.seqlen, args.hidden // args.head_dim
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
@@ -80,7 +86,12 @@ def main() -> int:
         seconds = call(seqlen)
         return seconds, compiled_names[before:]
 
+    profiler = cProfile.Profile() if args.profile else None
+    if profiler is not None:
+        profiler.enable()
     first = call(args.seqlen)
+    if profiler is not None:
+        profiler.disable()
     first_compiled, first_compiles, timed = len(compiled_names), dict(compiles), configs.tuning_measurements()
     first_passes, first_batches = list(passes), list(batches)
     second = call(args.seqlen)
@@ -107,6 +118,8 @@ def main() -> int:
             print(f"    compiled for the {label} call: {', '.join(names)}")
     for key, choice in configs.cached_choices().items():
         print(f"    {key[0]}: {choice}")
+    if profiler is not None:
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(args.profile)
     return 0
 
 
