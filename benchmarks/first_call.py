@@ -54,6 +54,9 @@ def main() -> int:
 
     knobs.compilation.listener = listen
     torch.ones(1, device="cuda")  # CUDA's start-up is not the first call's
+    # Nor is torch's first backward with a given gradient, which imports torch.fx's symbolic shapes (and sympy):
+    # 3.1 s of a profiled first call in v0.29, paid once per process by any such backward.
+    torch.ones(1, requires_grad=True).backward(torch.ones(1))
     # Each concurrent compile batch (launch_plans.compile_concurrently): its jobs and wall time.
     batches: list[tuple[int, float]] = []
     compile_concurrently = launch_plans.compile_concurrently

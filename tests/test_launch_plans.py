@@ -304,3 +304,23 @@ def test_a_first_backward_compiles_the_preprocess_kernel_and_every_strategys_can
     launchers._compile_first_backward(preprocess, [fused, broken, separate])
     assert batches == [[preprocess, fused_job, dkdv_job, dq_job]]
     assert kernel.launches == [] and kernel.warmups == []
+
+
+def test_launchers_are_built_once_per_signature_and_a_failing_build_is_left_to_the_first_launch(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    built = []
+
+    def launcher(source, metadata):
+        built.append(source.signature)
+        if source.signature == "broken":
+            raise RuntimeError("no C compiler")
+
+    monkeypatch.setattr(launch_plans, "driver", SimpleNamespace(active=SimpleNamespace(launcher_cls=launcher)))
+    kernel = lambda signature: SimpleNamespace(src=SimpleNamespace(fn="f", signature=signature, constants={}),
+                                               metadata=SimpleNamespace())
+    with ThreadPoolExecutor(2) as pool:
+        launch_plans._build_launchers(pool, [kernel("a"), kernel("a"), kernel("b"), kernel("broken")])
+    assert sorted(built) == ["a", "b", "broken"]
+
