@@ -377,18 +377,6 @@ def forced_paths() -> dict:
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),
                 128: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),
                 256: (TileConfig(128, 64, 4, 1, "ws", persistent=True, balanced_schedule=True),)}}),
-        # v0.29: the tuned persistent forms taking two consecutive work units of one head in a row (head_run=2:
-        # non-causal query blocks, causal pairs) from a listed schedule; d=256's tuned form with the balanced list.
-        "forward: Gluon, persistent, tuned options, runs of two units of a head": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, head_run=2),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True, head_run=2),
-            replace(persistent_d256, balanced_schedule=True, head_run=2)),
-        "forward: warp-specialised, persistent grid, balanced schedule, runs of two units of a head": (
-            {"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
-                64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True, head_run=2),),
-                128: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True, head_run=2),),
-                256: (TileConfig(128, 64, 4, 1, "ws", persistent=True, balanced_schedule=True, head_run=2),)}}),
         "backward: tensor descriptors": ({"FLASHIO_BACKWARD_PATH": "tma"}, {}),
         "backward: warp-specialised": ({"FLASHIO_BACKWARD_PATH": "ws"}, {}),
         "backward: warp-specialised, persistent dK/dV": ({"FLASHIO_BACKWARD_PATH": "ws"}, {"BACKWARD_DKDV_WS_CANDIDATES": {
@@ -454,9 +442,6 @@ def forced_paths() -> dict:
         # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
         "backward: fused five-product (Gluon), split tail": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
-        # v0.29: the same with the whole rounds in runs of two key blocks of a head (causal: two pairs).
-        "backward: fused five-product (Gluon), split tail, runs of two units of a head": fused_backward(
-            replace(tuned_d64, split_tail=True, head_run=2), replace(tuned_d128, split_tail=True, head_run=2)),
         # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
         # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(

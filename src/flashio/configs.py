@@ -88,11 +88,7 @@ class TileConfig:
     Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
-    after the kernel; causal calls are unaffected; ``head_run`` (persistent kernels that can read a tile list:
-    the Gluon and warp-specialised forwards, the fused backward; causal only with ``balanced_schedule``): each
-    program takes that many consecutive work units of one head in a row (non-causal: query blocks of the
-    forward, key blocks of the backward; causal: pairs) from a host-made list, so that all but the first
-    start on K/V (forward) or Q/dO (backward) still in the L2 (``schedules`` says why); 1: one unit at a time.
+    after the kernel; causal calls are unaffected.
     """
 
     block_m: int
@@ -123,7 +119,6 @@ class TileConfig:
     split_rows: bool = False
     late_key_gradient_wait: bool = False
     split_tail: bool = False
-    head_run: int = 1
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -51,6 +51,11 @@ except ImportError:  # pragma: no cover - an older Triton compiles candidates on
 
 from flashio import configs
 
+# Prepared in v0.29, not yet run on a GPU (no device was lent after it was written): compile_concurrently also
+# builds the compiled kernels' launchers on its pool (``_build_launchers``). Off until first_call.py
+# --build-launchers-ahead has measured it and the GPU check has passed with it.
+BUILD_LAUNCHERS_AHEAD = False
+
 MAX_PLANS = 512  # plans kept; on overflow all are dropped (each holds a few tuples and compiled-kernel refs)
 
 _PLANS: dict[Hashable, "Plan"] = {}
@@ -215,8 +220,9 @@ def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
                     pass
                 finally:
                     _STATE.compile_only = False
-        compiled = [future.kernel for future in getattr(mode, "future_kernels", {}).values()]
-        _build_launchers(pool, [kernel for kernel in compiled if kernel is not None])
+        if BUILD_LAUNCHERS_AHEAD:
+            compiled = [future.kernel for future in getattr(mode, "future_kernels", {}).values()]
+            _build_launchers(pool, [kernel for kernel in compiled if kernel is not None])
 
 
 def _build_launchers(pool: ThreadPoolExecutor, kernels: Sequence) -> None:

@@ -90,8 +90,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                          f"release); got {config}")
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
-    if config.head_run != 1 and not config.persistent:
-        raise ValueError(f"head_run is an option of the persistent forward; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
@@ -142,21 +140,14 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     once per device and shape (a host-to-device copy on the first call only), and ``LISTED``; else None and
     no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read). A fused backward
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
-    ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``. Non-causal with ``head_run`` > 1 and no
-    split tail: ``schedules.whole_tile_schedule``'s runs, ``LISTED``."""
-    if not isinstance(config.head_run, int) or config.head_run < 1:
-        raise ValueError(f"head_run: expected a positive int (work units of one head a program takes in a row), "
-                         f"got {config.head_run!r} in {config}")
-    if config.head_run > 1 and causal and not config.balanced_schedule:
-        raise ValueError(f"head_run > 1 with causal attention runs the balanced tile list: it needs "
-                         f"balanced_schedule=True; got {config}")
-    if backward and config.split_tail and not causal and split_tail_extent(config, problem, programs)[1] > 0:
+    ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``."""
+    if backward and config.split_tail and not causal:
+        if split_tail_extent(config, problem, programs)[1] == 0:
+            return None, {}  # whole rounds: the round-robin has no tail to split
         return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
-    if causal and config.balanced_schedule:
-        return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
-    if not causal and config.head_run > 1:
-        return _whole_tile_table(config, problem, programs, device, backward), {"LISTED": True}
-    return None, {}  # the round-robin (a split tail's whole rounds: it has no tail to split)
+    if not (config.balanced_schedule and causal):
+        return None, {}
+    return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
 
 
 def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> torch.Tensor:
@@ -180,21 +171,9 @@ def _balanced_table(config: TileConfig, problem: "Problem", programs: int, devic
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
     return _schedule_table((device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
-                            config.block_m, config.block_n, config.head_run), programs, device,
+                            config.block_m, config.block_n), programs, device,
                            lambda: schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
-                                                                      high_first=not backward,
-                                                                      head_run=config.head_run))
-
-
-def _whole_tile_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
-                      backward: bool) -> torch.Tensor:
-    """``schedules.whole_tile_schedule``'s table in runs of ``config.head_run``: query blocks of each head
-    (forward) or key blocks of each KV head (``backward``)."""
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
-    blocks = cdiv(problem.seqlen_k, config.block_n) if backward else cdiv(problem.seqlen_q, config.block_m)
-    return _schedule_table((device, "whole tiles", head_batches, programs, blocks, config.head_run), programs,
-                           device, lambda: schedules.whole_tile_schedule(blocks, head_batches, programs,
-                                                                         config.head_run))
+                                                                      high_first=not backward))
 
 
 def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:
@@ -210,10 +189,9 @@ def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, dev
     blocks leave no partial one)."""
     head_batches = problem.num_kv_heads * problem.batch
     return _schedule_table((device, "split tail", head_batches, programs, problem.seqlen_q, problem.seqlen_k,
-                            config.block_m, config.block_n, config.head_run), programs, device,
+                            config.block_m, config.block_n), programs, device,
                            lambda: schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n), head_batches,
-                                                                 programs, cdiv(problem.seqlen_q, config.block_m),
-                                                                 config.head_run))
+                                                                 programs, cdiv(problem.seqlen_q, config.block_m)))
 
 
 # Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the
@@ -297,8 +275,6 @@ def fused_backward_launch(config: TileConfig, problem: "Problem", device: torch.
     key_blocks = cdiv(problem.seqlen_k, config.block_n)
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent fused backward; got {config}")
-    if config.head_run != 1 and not config.persistent:
-        raise ValueError(f"head_run is an option of the persistent fused backward; got {config}")
     if not config.persistent:
         return (key_blocks, problem.num_kv_heads, problem.batch), (), {}
     if config.split_roles:
@@ -330,9 +306,8 @@ def _role_split_persistent_launch(config: TileConfig, problem: "Problem", device
     # Without the option (or without a partial round) whole key blocks round-robin: a list with pieces would be
     # read as whole blocks, and their dK/dV stored over one another (v0.24's first probe of the form).
     head_batches = problem.num_kv_heads * problem.batch
-    whole = _schedule_table((device, "whole tiles", head_batches, programs, key_blocks, config.head_run), programs,
-                            device, lambda: schedules.whole_tile_schedule(key_blocks, head_batches, programs,
-                                                                          config.head_run))
+    whole = _schedule_table((device, "whole tiles", head_batches, programs, key_blocks), programs, device,
+                            lambda: schedules.whole_tile_schedule(key_blocks, head_batches, programs))
     return (programs,), (problem.num_kv_heads, tiles, whole), {"LISTED": True}
 
 
@@ -630,7 +605,7 @@ def _forced_config(problem: Problem, q: torch.Tensor, forced: str, interpreter_d
     first = candidates_by_path[forced][configs.head_dim_bucket(problem.block_d)][0]
     if not q.is_cuda:  # the interpreter's small tiles, with the kernel form (passes, grid) of the GPU candidate
         return replace(interpreter_default, path=forced, passes=first.passes, persistent=first.persistent,
-                       balanced_schedule=first.balanced_schedule, head_run=first.head_run)
+                       balanced_schedule=first.balanced_schedule)
     return first
 
 
@@ -696,9 +671,6 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
             launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants, **listed)
             return
         if config.path == "ws":
-            if not config.persistent and (config.balanced_schedule or config.head_run != 1):
-                raise ValueError(f"balanced_schedule and head_run are options of the persistent warp-specialised "
-                                 f"forward; got {config}")
             if q.is_cuda:
                 _ensure_tma_allocator()
             arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,

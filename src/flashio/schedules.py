@@ -24,14 +24,6 @@ along their query blocks into one contiguous run per program, so the tail takes 
 instead of a whole tile. Those pieces' dK and dV are partial sums: the kernel adds them into a float32 buffer
 (one slot per tail key block) that the launcher converts afterwards.
 
-``head_run`` (every schedule): a program takes that many consecutive work units (tiles; causal: pairs) in a
-row instead of one, so that each of them after the first reads K/V (forward) or Q/dO (backward) that the same
-program has just read and that is still in the L2. With one unit at a time, a program's next tile is ~16 heads
-on at N = 1k (132 programs, 8 tiles a head): every tile starts on data no recent tile of the program read,
-and v0.28 measured the first touch of that data in HBM at 4-8% of both passes at 1k. Runs keep the rounds'
-sizes, so the tail is unchanged; they spread the programs at work at once over ``head_run`` times as many heads
-(at 1k and runs of 4, 66 heads' K/V, 33 MB at d=128, within the 50 MB L2).
-
 Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape (and keeps
 it: nothing here is cached).
 """
@@ -107,54 +99,26 @@ def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int,
     return _schedule(lists)
 
 
-def _rounds_in_runs(first: int, rounds: int, programs: int, run: int) -> list[list[int]]:
-    """Units ``first .. first + rounds * programs - 1`` on ``programs`` programs, ``rounds`` each, in runs of up
-    to ``run`` consecutive units: the rounds go in groups of ``run`` (the last group the remainder), and in a
-    group of m rounds program p takes the m units after the p x m units before it. ``run`` = 1 is the
-    round-robin."""
-    lists: list[list[int]] = [[] for _ in range(programs)]
-    base = first
-    for group_start in range(0, rounds, run):
-        width = min(run, rounds - group_start)
-        for program in range(programs):
-            lists[program].extend(range(base + program * width, base + (program + 1) * width))
-        base += programs * width
-    return lists
-
-
-def _check_run(head_run: int) -> None:
-    if not isinstance(head_run, int) or head_run < 1:
-        raise ValueError(f"head_run: expected a positive int (work units of one head a program takes in a row), "
-                         f"got {head_run!r}")
-
-
-def whole_tile_schedule(blocks_per_head: int, head_batches: int, programs: int, head_run: int = 1) -> TileSchedule:
+def whole_tile_schedule(blocks_per_head: int, head_batches: int, programs: int) -> TileSchedule:
     """Tile t (id ``head_batch * blocks_per_head + block``) to program t mod ``programs``, every tile whole: the
     non-causal list of a listed kernel without a split tail (its last round partial when the tiles are not a
-    multiple of the programs). ``head_run`` > 1: the whole rounds in runs of that many consecutive tiles
-    (``_rounds_in_runs``), the partial round's tiles still one to each of the first programs."""
+    multiple of the programs)."""
     if programs < 1 or head_batches < 1 or blocks_per_head < 1:
         raise ValueError(f"blocks_per_head, head_batches and programs must be positive; got {blocks_per_head}, "
                          f"{head_batches}, {programs}")
-    _check_run(head_run)
     tiles = blocks_per_head * head_batches
     programs = min(programs, tiles)
-    lists = _rounds_in_runs(0, tiles // programs, programs, head_run)
-    for program, tile in enumerate(range(tiles // programs * programs, tiles)):
-        lists[program].append(tile)
-    return _schedule(lists)
+    return _schedule([list(range(program, tiles, programs)) for program in range(programs)])
 
 
 def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
                              block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
-                             tail_rounds: int = TAIL_ROUNDS, high_first: bool = True,
-                             head_run: int = 1) -> TileSchedule:
+                             tail_rounds: int = TAIL_ROUNDS, high_first: bool = True) -> TileSchedule:
     """Pairs (``pair_order``) list-scheduled on ``programs`` programs -- each to the one that would finish it
     first, ties to the lowest program, which is the round-robin while pairs are equal -- except the last
     ``tail_rounds`` x ``programs`` pairs, whose tiles go one by one, the costliest first (LPT). A tile's cost
     is ``block_work[block] + tile_overhead`` (``block_work``: key blocks per query block, one entry per
-    block of a head); ``high_first``: the order within a pair (``pair_order``); ``head_run``: the bulk's
-    units are that many consecutive pairs (one head's while its pairs last), every unit still equal work."""
+    block of a head); ``high_first``: the order within a pair (``pair_order``)."""
     if len(block_work) != blocks_per_head:
         raise ValueError(f"block_work: expected one entry per query block ({blocks_per_head}), got "
                          f"{len(block_work)}")
@@ -163,7 +127,6 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
                          f"{head_batches}, {programs}")
     # Costs in integer thousandths of a block: sums of equal pairs must tie exactly (float sums of different
     # terms may not), so that ties go to the lowest program and the bulk is the round-robin.
-    _check_run(head_run)
     cost = [round(1000 * (work + tile_overhead)) for work in block_work]
     pairs = pair_order(blocks_per_head, head_batches, high_first)
     programs = min(programs, len(pairs))
@@ -173,9 +136,7 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
                         key=lambda tile: -cost[tile % blocks_per_head])  # stable: ties keep head order
     lists: list[list[int]] = [[] for _ in range(programs)]
     finish = [(0, program) for program in range(programs)]  # a heap of (busy until, program)
-    bulk_units = [[tile for pair in bulk[start:start + head_run] for tile in pair]
-                  for start in range(0, len(bulk), head_run)]
-    for unit in bulk_units + [[tile] for tile in tail_tiles]:
+    for unit in [list(pair) for pair in bulk] + [[tile] for tile in tail_tiles]:
         busy, program = heapq.heappop(finish)
         lists[program].extend(unit)
         heapq.heappush(finish, (busy + sum(cost[tile % blocks_per_head] for tile in unit), program))
@@ -183,25 +144,23 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
 
 
 def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,
-                        query_blocks: int, head_run: int = 1) -> TileSchedule:
+                        query_blocks: int) -> TileSchedule:
     """Non-causal fused backward: tiles (ids ``head_batch * blocks_per_head + block``, every one with
     ``query_blocks`` query blocks) round-robin over ``programs`` for the whole rounds; the remaining ``tail``
     tiles, the last ids, laid end to end as ``tail x query_blocks`` query-block steps and cut into one run
     per program (the first ``steps mod programs`` runs one step longer), a run becoming one entry per tile it
     touches. Every tail entry adds into the buffer slot of its tile (``tile - first tail id``), also a run
     that covers a whole tile, so that the launcher converts every slot; whole-round entries have slot -1.
-    Without a tail (tiles a multiple of ``programs``) the result is the plain round-robin with whole tiles.
-    ``head_run`` > 1: the whole rounds in runs of that many consecutive tiles (``_rounds_in_runs``)."""
+    Without a tail (tiles a multiple of ``programs``) the result is the plain round-robin with whole tiles."""
     if programs < 1 or head_batches < 1 or blocks_per_head < 1 or query_blocks < 1:
         raise ValueError(f"blocks_per_head, head_batches, programs and query_blocks must be positive; got "
                          f"{blocks_per_head}, {head_batches}, {programs}, {query_blocks}")
-    _check_run(head_run)
     tiles = blocks_per_head * head_batches
     programs = min(programs, tiles)
     bulk = tiles // programs * programs
-    lists: list[list[tuple[int, int, int, int]]] = [  # (tile, first, end, slot)
-        [(tile, 0, query_blocks, -1) for tile in whole]
-        for whole in _rounds_in_runs(0, tiles // programs, programs, head_run)]
+    lists: list[list[tuple[int, int, int, int]]] = [[] for _ in range(programs)]  # (tile, first, end, slot)
+    for tile in range(bulk):
+        lists[tile % programs].append((tile, 0, query_blocks, -1))
     steps = (tiles - bulk) * query_blocks
     position = 0
     for program in range(programs):

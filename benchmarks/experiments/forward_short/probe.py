@@ -427,6 +427,25 @@ ring cost 1-4% from 2k on. ncu run 12 (d=128 non-causal 1k, both source pages): 
 consumers' tile-start Q waits fell from 977 to 682 stall samples, but their per-step K/V waits rose from 158 to
 ~500 (all mbarrier waits 2640 -> 3165): the wait moved to the next tile's first K/V blocks, whose slots free only
 as the last blocks of a tile finish. Removed: results/2026-12-01_h200_v0.26_probes/k_stages.patch.
+
+Run 31 (v0.29, results/2026-12-01_h200_v0.29_probes/probe_fwd_run31.txt; both forced check paths 34 of 34 PASS
+first): the tuned persistent form at d=128 with its tiles taken in runs of 2 or 4 consecutive work units of one head
+from a tile list (the option ``head_run``: non-causal query blocks, causal pairs), so that all but the first tile
+of a run start on K/V the program has just read; beside them the tuned form reading the plain round-robin from a
+list (control: the listed kernel's code, the same order), and the Triton persistent form (the tuned causal 1k
+choice) with runs of two pairs. Prediction (v0.28: K/V in the L2 +3.0% non-causal, +4.8% causal at 1k): runs of 2
++1-1.5% at 1k, level at 16k. bf16, median of 3 rounds, TFLOP/s tuned / control / runs of 2 / runs of 4, Triton
+persistent / with runs of 2 (cuDNN): non-causal 1k 519 / 514 / 507 / 498, 509 / 516 (605); 2k 578 / 573 / 558 / 564,
+522 / 533 (632); 16k 641 / 644 / 642 / 627, 566 / 574 (617); causal 1k 375 / 374 / 354 / 328, 377 / 370 (436); 2k 502
+/ 495 / 486 / 454, 437 / 444 (516). Wrong: the Gluon form loses 2-4% non-causal and 4-13% causal with runs (the
+list itself costs ~1%, the control), the Triton form moves within +-2%. With the round-robin the 8 programs on one
+head's tiles (non-causal 1k) start them together and read its K/V at once; runs spread the programs at work over 2
+or 4 times as many heads, and that costs more than the reuse saves. Removed: head_runs.patch.
+Run 32 (v0.29, probe_fwd_run32.txt): the causal balanced lists with odd programs' pairs turned round (light, then
+heavy; probe-only, ``alternating_pairs``), so that half the programs reach a tile boundary while the other half are
+inside a tile: a test of whether tile starts that come all at once queue for memory together. d=128, bf16,
+median of 3 rounds, tuned Gluon / alternating, Triton persistent / alternating (cuDNN): causal 1k 372 / 367, 375 /
+373 (429); 2k 483 / 476, 428 / 430 (488). Level or slower: no sign that simultaneous tile starts cost.
 """
 
 import argparse
@@ -464,25 +483,6 @@ def without_causal_mask():
         yield
     finally:
         launch_plans.launch = launch
-
-
-@contextlib.contextmanager
-def listed_round_robin():
-    """The control of the runs (v0.29): non-causal forward launches read the round-robin from a tile list
-    (``schedules.whole_tile_schedule``, LISTED), the order of the round-robin kernel with the listed kernel's
-    code, so that a difference between runs and the tuned form is the order, not the list."""
-    persistent_schedule = launchers.persistent_schedule
-
-    def listing(config, problem, causal, programs, device, backward=False):
-        if causal or backward:
-            return persistent_schedule(config, problem, causal, programs, device, backward)
-        return launchers._whole_tile_table(config, problem, programs, device, False), {"LISTED": True}
-
-    launchers.persistent_schedule = listing
-    try:
-        yield
-    finally:
-        launchers.persistent_schedule = persistent_schedule
 
 
 @contextlib.contextmanager
@@ -631,26 +631,17 @@ FORMS = {
     # v0.26's run 26 had "tuned persistent, K2/V3" and "tuned persistent, K2/V3, two Q sets" (k_stages=2, at d=128
     # with q_buffers=2; d=256 num_stages=3, k_stages=2); the option was removed after it:
     # results/2026-12-01_h200_v0.26_probes/k_stages.patch.
-    # v0.29: the tuned persistent forms taking runs of consecutive work units of one head (head_run: non-causal
-    # query blocks, causal pairs; d=256's form with the balanced list, which causal runs need), and the Triton
-    # persistent form that is the tuned d=128 causal 1k choice, with runs of two pairs (run 31).
-    **{f"tuned persistent, runs of {run}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], head_run=run),),
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], head_run=run),),
-        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], balanced_schedule=True, head_run=run),)}})
-       for run in (2, 4)},
-    "tuned persistent, listed round-robin (control)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
-        256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}, listed_round_robin),
+    # v0.29's run 31 had "tuned persistent, runs of 2", "... runs of 4" (the option head_run: non-causal query blocks,
+    # causal pairs of one head taken in a row from a listed schedule), "tuned persistent, listed round-robin
+    # (control)" and "Triton ws persistent, balanced, runs of 2"; the option was removed after it:
+    # results/2026-12-01_h200_v0.29_probes/head_runs.patch. Run 32 (v0.29): the balanced lists with odd programs'
+    # pairs turned round.
     "tuned persistent, alternating pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
         alternating_pairs),
     "Triton ws persistent, balanced, alternating pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         alternating_pairs),
-    "Triton ws persistent, balanced, runs of 2": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
-        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True, head_run=2),)
-        for d in (64, 128)}}),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {

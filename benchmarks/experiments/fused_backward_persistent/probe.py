@@ -276,6 +276,16 @@ without the split tail gave wrong dK/dV (max difference 0.96 / 0.44 / 0.12): its
 whose pieces the kernel read as whole key blocks. With whole key blocks round-robin
 (``schedules.whole_tile_schedule``; run 12b, probe_bwd_run12b_d256.txt) it is correct and 2% slower than the
 tuned kernel (1k 316 against 323, 2k 375 against 383). Not a candidate.
+
+Run 13 (v0.29, results/2026-12-01_h200_v0.29_probes/probe_bwd_run13.txt): the tuned d=128 form with its whole
+rounds (causal: its bulk of pairs) taken in runs of 2 or 4 consecutive key blocks (pairs) of one head from the
+tile list (the option ``head_run``, removed after this run: head_runs.patch), so that a program's next key block
+reads the Q/dO it has just read. Check path 17 of 17 PASS first. Prediction: +1-3% at 1k-2k (v0.28: Q and dO in
+the L2 +3.0% non-causal, +7.1% causal at 1k), level at 16k. bf16, median of 3 rounds, TFLOP/s tuned / runs of 2 /
+runs of 4 (cuDNN): non-causal 1k 393 / 394 / 382 (425), 2k 470 / 478 / 465 (486), 16k 560 / 559 / 559 (533);
+causal 1k 277 / 265 / 222 (314), 2k 370 / 372 / 323 (393), 16k 525 / 521 / 481 (522). Wrong: runs of 2 within
+-4% to +2% (the noise, and a loss at causal 1k), runs of 4 down to -20%. Spreading the programs at work at once
+over more heads costs more than re-reading a head's Q/dO from HBM saves.
 """
 
 import argparse
@@ -340,11 +350,7 @@ FORMS[64]["tuned"] = FORMS[64]["ws persistent, LSE/D in shared, balanced, two dS
 FORMS[128]["tuned"] = FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 stages, one dQ tile"]
 for _forms in FORMS.values():
     _forms["tuned, split tail"] = replace(_forms["tuned"], split_tail=True)
-# v0.29 (run 13): the tuned forms with their whole rounds (causal: their bulk) in runs of consecutive key blocks
-# of one head (causal: of pairs), so that a program's next key block reads the Q/dO it has just read.
-for _forms in FORMS.values():
-    for _run in (2, 4):
-        _forms[f"tuned, split tail, runs of {_run}"] = replace(_forms["tuned"], split_tail=True, head_run=_run)
+# v0.29's run 13 had "tuned, split tail, runs of 2" and "... runs of 4" (head_run, removed: head_runs.patch).
 # v0.23 (prepared, run 12): d=256's role-split kernel, tuned (one key block per program), and in a persistent
 # grid over a tile list (causal: the balanced list), without and with the split tail.
 FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True,

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# v0.29 device call 5: first-call latency with empty caches, three trees alternating: before v0.29 (.scratch/base/src),
-# the backward's compiles in one batch (.scratch/base2/src, call 3's "after"), and that plus the launchers built on the
-# compile pool (src); first_call.py from src in all (it now keeps torch's first gradient-given backward out of the
-# timing). bf16 d=64 causal 1k twice, d=128 non-causal 4k once. Then the GPU check's default cases on src.
+# v0.29 device call 5 (prepared; no device was lent when it was written, so it has not run): first-call latency with
+# empty caches, alternating v0.28 (.scratch/base/src, carried; make it with
+# `mkdir -p .scratch/base && git archive 30e5e64 src | tar -x -C .scratch/base`), this tree (the backward's compiles
+# in one batch) and this tree with launch_plans.BUILD_LAUNCHERS_AHEAD (first_call.py --build-launchers-ahead: the
+# launchers built on the compile pool). first_call.py from this tree in all: it keeps torch's first gradient-given
+# backward out of the timing. bf16 d=64 causal 1k twice, d=128 non-causal 4k once. Then the GPU check's default
+# cases with BUILD_LAUNCHERS_AHEAD on.
 run() {  # label, source tree, first_call args
   local label=$1 tree=$2; shift 2
   echo "== $label: $*" >> "$OUT/first_call.txt"
@@ -13,14 +16,17 @@ run() {  # label, source tree, first_call args
 }
 for round in 1 2; do
   run "v0.28" .scratch/base/src --head-dim 64 --seqlen 1024 --causal
-  run "one backward batch" .scratch/base2/src --head-dim 64 --seqlen 1024 --causal
-  run "one backward batch, launchers on the pool" src --head-dim 64 --seqlen 1024 --causal
+  run "one backward batch" src --head-dim 64 --seqlen 1024 --causal
+  run "one backward batch, launchers ahead" src --head-dim 64 --seqlen 1024 --causal --build-launchers-ahead
 done
 run "v0.28" .scratch/base/src --head-dim 128 --seqlen 4096
-run "one backward batch" .scratch/base2/src --head-dim 128 --seqlen 4096
-run "one backward batch, launchers on the pool" src --head-dim 128 --seqlen 4096
+run "one backward batch" src --head-dim 128 --seqlen 4096
+run "one backward batch, launchers ahead" src --head-dim 128 --seqlen 4096 --build-launchers-ahead
 start=$(date +%s)
-PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d) FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 200 python3 -m flashio.check \
-    --skip-timing --skip-paths --case-timeout 100 > "$OUT/check_default.txt" 2>&1
+PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d) FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 200 python3 -c "
+import sys
+from flashio import check, launch_plans
+launch_plans.BUILD_LAUNCHERS_AHEAD = True
+sys.exit(check.main(['--skip-timing', '--skip-paths', '--case-timeout', '100']))" > "$OUT/check_default.txt" 2>&1
 echo "check rc $? in $(( $(date +%s) - start )) s" >> "$OUT/check_default.txt"
 grep -c PASS "$OUT/check_default.txt"; grep -E "FAIL|HANG|rc" "$OUT/check_default.txt" | cut -c1-200 | tail -8
