@@ -525,6 +525,48 @@ def alternating_pairs():
         launchers._balanced_table = balanced_table
 
 
+@contextlib.contextmanager
+def cross_head_pairs():
+    """v0.29 (prepared, not yet run): causal forward launches take a balanced list whose pairs join query block i of
+    head h with block n - 1 - i of head h + 1 (h even; an odd last head pairs within itself), light or heavy first
+    as i runs, instead of blocks i and n - 1 - i of one head. Each pair is still n + 1 key blocks. The n programs
+    that draw one head pair start all n query blocks of head h together (4 programs per head at 1k with the
+    library's pairs, 8 here), and their second tiles, on head h + 1, start one key block apart, so that each K/V
+    block's first reader has fetched it into the L2 for the next. Probe-only."""
+    from flashio import schedules
+
+    balanced_table, within_head = launchers._balanced_table, schedules.pair_order
+
+    def pairs_across_heads(blocks_per_head, head_batches, high_first=True):
+        pairs = []
+        for head in range(0, head_batches - 1, 2):
+            first, second = head * blocks_per_head, (head + 1) * blocks_per_head
+            pairs += [(first + i, second + blocks_per_head - 1 - i) for i in range(blocks_per_head)]
+        if head_batches % 2:  # the last head alone: its own pairs
+            base = (head_batches - 1) * blocks_per_head
+            pairs += [tuple(base + tile for tile in pair) for pair in within_head(blocks_per_head, 1, high_first)]
+        return pairs
+
+    def crossing(config, problem, programs, device, backward):
+        if backward:
+            return balanced_table(config, problem, programs, device, backward)
+        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+        schedules.pair_order = pairs_across_heads
+        try:
+            schedule = schedules.balanced_causal_schedule(len(work), problem.num_heads * problem.batch, programs, work)
+        finally:
+            schedules.pair_order = within_head
+        if schedule.programs != programs:  # fewer pairs than the launch's programs (small problems only)
+            raise RuntimeError(f"cross-head pairs: {schedule.programs} programs' lists for a grid of {programs}")
+        return launch_plans.persistent(torch.tensor(schedule.table(), dtype=torch.int32).to(device))
+
+    launchers._balanced_table = crossing
+    try:
+        yield
+    finally:
+        launchers._balanced_table = balanced_table
+
+
 def gluon(stages=3, block_n=128, **options):
     config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
@@ -642,6 +684,13 @@ FORMS = {
     "Triton ws persistent, balanced, alternating pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         alternating_pairs),
+    # v0.29 (prepared, not yet run): pairs across two heads (``cross_head_pairs``).
+    "tuned persistent, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
+        cross_head_pairs),
+    "Triton ws persistent, balanced, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
+        d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
+        cross_head_pairs),
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
