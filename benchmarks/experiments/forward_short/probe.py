@@ -446,6 +446,14 @@ heavy; probe-only, ``alternating_pairs``), so that half the programs reach a til
 inside a tile: a test of whether tile starts that come all at once queue for memory together. d=128, bf16,
 median of 3 rounds, tuned Gluon / alternating, Triton persistent / alternating (cuDNN): causal 1k 372 / 367, 375 /
 373 (429); 2k 483 / 476, 428 / 430 (488). Level or slower: no sign that simultaneous tile starts cost.
+Run 33 (v0.29, prepared, not yet run; results/2026-12-01_h200_v0.29_probes/call6.sh): causal pairs across two heads
+(probe-only ``cross_head_pairs``), which keep 8 programs on one head's query blocks at 1k and stagger the starts of
+their second tiles by a key block. Prediction: +1-2% at d=128 causal 1k-2k, level at 4k; d=64 the same.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
+        --rounds 3 --skip-tuned --points causal:1024 causal:2048 causal:4096 --forms "tuned persistent" \
+        "tuned persistent, cross-head pairs" "Triton ws persistent, balanced" \
+        "Triton ws persistent, balanced, cross-head pairs"
 """
 
 import argparse
