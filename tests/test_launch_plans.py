@@ -324,3 +324,23 @@ def test_launchers_are_built_once_per_signature_and_a_failing_build_is_left_to_t
         launch_plans._build_launchers(pool, [kernel("a"), kernel("a"), kernel("b"), kernel("broken")])
     assert sorted(built) == ["a", "b", "broken"]
 
+
+
+def test_buffers_that_compile_jobs_allocate_are_not_recorded_into_the_plan(plans_on, monkeypatch):
+    # A first backward whose choices all come from the tuning file compiles them in one batch without timing
+    # anything, so its call keeps a plan: the compile jobs' allocations must not become buffers of that plan.
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+    kernel, x = _CompileRecorder(), torch.ones(4)
+
+    def job():
+        launch_plans.launch(kernel, (1,), launch_plans.empty((8,), dtype=torch.float32, device=x.device))
+
+    def call():
+        launch_plans.compile_concurrently([job, job])
+        out = launch_plans.empty_like(x)
+        launch_plans.copy_(out, x)
+        return (out,)
+
+    launch_plans.run(("compile jobs",), [x], call)
+    assert len(kernel.warmups) == 2
+    assert launch_plans._PLANS[("compile jobs",)].buffers == (((4,), (1,), torch.float32),)

@@ -202,24 +202,31 @@ def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
     jobs run on this thread one after another (binding the arguments, the kernel caches), inside Triton's
     ``AsyncCompileMode``, which hands each compile to the pool and files the compiled kernels into the
     caches when all are done; the timing that follows finds them there. Buffer operations (``zero_``,
-    ``copy_``) are skipped and nothing is recorded or launched. A job or compile that fails is passed over:
-    the timing meets the same error and rates that candidate ``inf``. Nothing happens with one thread, one
-    job, an older Triton, or inside another such block.
+    ``copy_``) are skipped and nothing is recorded (not even the jobs' allocations) or launched. A job or
+    compile that fails is passed over: the timing meets the same error and rates that candidate ``inf``.
+    Nothing happens with one thread, one job, an older Triton, or inside another such block. With
+    ``BUILD_LAUNCHERS_AHEAD`` the compiled kernels' launchers are then built on the same pool.
     """
     threads = compile_threads()
     if threads <= 1 or len(jobs) <= 1 or AsyncCompileMode is None or _async_mode.get() is not None:
         return
+    # The jobs' allocations are not the call's buffers: a call that compiles without timing (its choices read
+    # from the tuning file) keeps its plan, which must not allocate them on every replay.
+    recorder, _STATE.recorder = _recorder(), None
     with ThreadPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
         mode = AsyncCompileMode(pool, ignore_errors=True)
-        with mode:
-            for job in jobs:
-                _STATE.compile_only = True
-                try:
-                    job()
-                except Exception:  # noqa: BLE001 - the timing reports it as a candidate that does not run
-                    pass
-                finally:
-                    _STATE.compile_only = False
+        try:
+            with mode:
+                for job in jobs:
+                    _STATE.compile_only = True
+                    try:
+                        job()
+                    except Exception:  # noqa: BLE001 - the timing reports it as a candidate that does not run
+                        pass
+                    finally:
+                        _STATE.compile_only = False
+        finally:
+            _STATE.recorder = recorder
         if BUILD_LAUNCHERS_AHEAD:
             compiled = [future.kernel for future in getattr(mode, "future_kernels", {}).values()]
             _build_launchers(pool, [kernel for kernel in compiled if kernel is not None])

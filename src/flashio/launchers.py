@@ -1038,10 +1038,11 @@ def _compile_first_backward(launch_preprocess: Callable[[], None], runners: list
     """Compile, in one concurrent batch (``launch_plans.compile_concurrently``), every kernel a first backward is
     about to time or run: the preprocess kernel and each candidate of each tuned kernel of each dQ strategy,
     gathered by running the strategies with nothing launched (``launch_plans.gathering_compiles``). Without it
-    each tuned kernel compiles its own batch when it is first timed, one after the other (v0.28: the d=64
-    causal 1k first call compiled 16 kernels, 29.8 s summed, in 15.4 s). The jobs keep the buffers the
-    strategies allocated (the fused and atomic strategies' float32 dQ accumulators) until the batch is done.
-    A runner that fails is passed over: its timing meets the same error."""
+    each tuned kernel compiles its own batch when it is first timed, one after the other, each waiting for its
+    slowest compile (v0.29, d=64 causal 1k on the H200: three batches, 4.7-4.9 s in all, became one of
+    2.4-2.7 s). The jobs keep the buffers the strategies allocated (the fused and atomic strategies' float32 dQ
+    accumulators) until the batch is done. A runner that fails is passed over: its timing meets the same
+    error."""
     with launch_plans.gathering_compiles() as jobs:
         for runner in runners:
             try:
