@@ -447,7 +447,7 @@ inside a tile: a test of whether tile starts that come all at once queue for mem
 median of 3 rounds, tuned Gluon / alternating, Triton persistent / alternating (cuDNN): causal 1k 372 / 367, 375 /
 373 (429); 2k 483 / 476, 428 / 430 (488). Level or slower: no sign that simultaneous tile starts cost.
 Run 33 (v0.29, prepared, not yet run; results/2026-12-01_h200_v0.29_probes/call6.sh): causal pairs across two heads
-(probe-only ``cross_head_pairs``), which keep 8 programs on one head's query blocks at 1k and stagger the starts of
+(probe-only ``tile_orders.cross_head_pairs``), which keep 8 programs on one head's query blocks at 1k and stagger the starts of
 their second tiles by a key block. Prediction: +1-2% at d=128 causal 1k-2k, level at 4k; d=64 the same.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
@@ -460,6 +460,7 @@ import argparse
 import contextlib
 import dataclasses
 import os
+import sys
 
 import torch
 import torch.nn.functional as F
@@ -469,6 +470,9 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from flashio import configs, launch_plans, launchers
 from flashio.check import forcing
 from flashio.configs import TileConfig
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from tile_orders import cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 
 @contextlib.contextmanager
@@ -527,48 +531,6 @@ def alternating_pairs():
         return launch_plans.persistent(torch.tensor(table, dtype=torch.int32).to(device))
 
     launchers._balanced_table = alternating
-    try:
-        yield
-    finally:
-        launchers._balanced_table = balanced_table
-
-
-@contextlib.contextmanager
-def cross_head_pairs():
-    """v0.29 (prepared, not yet run): causal forward launches take a balanced list whose pairs join query block i of
-    head h with block n - 1 - i of head h + 1 (h even; an odd last head pairs within itself), light or heavy first
-    as i runs, instead of blocks i and n - 1 - i of one head. Each pair is still n + 1 key blocks. The n programs
-    that draw one head pair start all n query blocks of head h together (4 programs per head at 1k with the
-    library's pairs, 8 here), and their second tiles, on head h + 1, start one key block apart, so that each K/V
-    block's first reader has fetched it into the L2 for the next. Probe-only."""
-    from flashio import schedules
-
-    balanced_table, within_head = launchers._balanced_table, schedules.pair_order
-
-    def pairs_across_heads(blocks_per_head, head_batches, high_first=True):
-        pairs = []
-        for head in range(0, head_batches - 1, 2):
-            first, second = head * blocks_per_head, (head + 1) * blocks_per_head
-            pairs += [(first + i, second + blocks_per_head - 1 - i) for i in range(blocks_per_head)]
-        if head_batches % 2:  # the last head alone: its own pairs
-            base = (head_batches - 1) * blocks_per_head
-            pairs += [tuple(base + tile for tile in pair) for pair in within_head(blocks_per_head, 1, high_first)]
-        return pairs
-
-    def crossing(config, problem, programs, device, backward):
-        if backward:
-            return balanced_table(config, problem, programs, device, backward)
-        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-        schedules.pair_order = pairs_across_heads
-        try:
-            schedule = schedules.balanced_causal_schedule(len(work), problem.num_heads * problem.batch, programs, work)
-        finally:
-            schedules.pair_order = within_head
-        if schedule.programs != programs:  # fewer pairs than the launch's programs (small problems only)
-            raise RuntimeError(f"cross-head pairs: {schedule.programs} programs' lists for a grid of {programs}")
-        return launch_plans.persistent(torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-
-    launchers._balanced_table = crossing
     try:
         yield
     finally:
@@ -692,7 +654,7 @@ FORMS = {
     "Triton ws persistent, balanced, alternating pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         alternating_pairs),
-    # v0.29 (prepared, not yet run): pairs across two heads (``cross_head_pairs``).
+    # v0.29 (prepared, not yet run): pairs across two heads (``tile_orders.cross_head_pairs``).
     "tuned persistent, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
         cross_head_pairs),

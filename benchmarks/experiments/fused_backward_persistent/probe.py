@@ -286,10 +286,22 @@ runs of 4 (cuDNN): non-causal 1k 393 / 394 / 382 (425), 2k 470 / 478 / 465 (486)
 causal 1k 277 / 265 / 222 (314), 2k 370 / 372 / 323 (393), 16k 525 / 521 / 481 (522). Wrong: runs of 2 within
 -4% to +2% (the noise, and a loss at causal 1k), runs of 4 down to -20%. Spreading the programs at work at once
 over more heads costs more than re-reading a head's Q/dO from HBM saves.
+
+Run 14 (v0.29, prepared, not yet run; results/2026-12-01_h200_v0.29_probes/call6.sh): the tuned forms with their
+causal pairs of key blocks across two heads (``tile_orders.cross_head_pairs``: key block i of head h with key block
+n - 1 - i of head h + 1; 8 programs on one head's key blocks at 1k instead of 4, the second tiles' starts
+staggered). Built on the CPU: every key block listed once, the modelled makespan equal to the library's list's.
+Prediction: +1-3% at causal 1k-2k (v0.28: Q and dO in the L2 +7.1% at d=128 causal 1k), level at 4k.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 64 --rounds 3 --causal yes --seqlens 1024 2048 4096 \
+        --forms "tuned, split tail" "tuned, split tail, cross-head pairs"
 """
 
 import argparse
+import contextlib
 import os
+import sys
 from dataclasses import replace
 
 import torch
@@ -299,6 +311,9 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from flashio import configs, launch_plans, launchers
 from flashio.configs import TileConfig
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from tile_orders import cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 FORMS = {
     64: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),
@@ -351,6 +366,11 @@ FORMS[128]["tuned"] = FORMS[128]["ws persistent, LSE/D in shared, balanced, 3 st
 for _forms in FORMS.values():
     _forms["tuned, split tail"] = replace(_forms["tuned"], split_tail=True)
 # v0.29's run 13 had "tuned, split tail, runs of 2" and "... runs of 4" (head_run, removed: head_runs.patch).
+# v0.29 (prepared, run 14): the tuned form with its causal pairs of key blocks across two heads; the launcher's list
+# patched in for the form's calls (CONTEXTS), so that non-causal calls run the tuned form unchanged.
+for _forms in (FORMS[64], FORMS[128]):
+    _forms["tuned, split tail, cross-head pairs"] = replace(_forms["tuned"], split_tail=True)
+CONTEXTS = {"tuned, split tail, cross-head pairs": lambda: cross_head_pairs(forward=False, backward=True)}
 # v0.23 (prepared, run 12): d=256's role-split kernel, tuned (one key block per program), and in a persistent
 # grid over a tile list (causal: the balanced list), without and with the split tail.
 FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True,
@@ -418,11 +438,13 @@ def main(argv=None):
                     configs.BACKWARD_FUSED_CANDIDATES[d] = (FORMS[d][name],)
                     launch_plans.clear()
                     try:  # the largest difference over the rounds (v0.21: a race showed in some rounds only)
-                        errors[name] = max([errors.get(name, 0.0)] + [float((a.float() - r.float()).abs().max())
-                                                                      for a, r in zip(run(), reference)])
-                        rates[name].append(rate(run))
+                        with CONTEXTS.get(name, contextlib.nullcontext)():
+                            errors[name] = max([errors.get(name, 0.0)] + [
+                                float((a.float() - r.float()).abs().max()) for a, r in zip(run(), reference)])
+                            rates[name].append(rate(run))
                     except Exception as exc:  # report and go on: one form's failure must not hide the others
                         errors[name] = f"{type(exc).__name__}: {str(exc)[:60]}"
+                    launch_plans.clear()  # no plan recorded inside a context outlives it
             median = lambda values: f"{sorted(values)[len(values) // 2]:.0f}"
             cells = [median(rates["cuDNN"])]
             for name in args.forms:
