@@ -1,8 +1,10 @@
-"""Tile orders for the probes (v0.29, prepared, not yet run): the persistent kernels' causal balanced lists
-(``flashio.schedules.balanced_causal_schedule``) built from pairs that join two heads, patched into the launcher
-for the duration of a ``with`` block. Probe-only: the library's lists keep their pairs within one head.
+"""Tile orders for the probes (v0.29): the persistent kernels' causal balanced lists
+(``flashio.schedules.balanced_causal_schedule``) in other orders, patched into the launcher for the duration of a
+``with`` block. Probe-only: the library's lists keep their pairs within one head, heavy block first (forward).
 
-Why: v0.29 measured that the programs working on one head's tiles at the same moment share one HBM read of its
+``alternating_pairs`` (forward probe run 32, measured: level or slower): odd programs take their pairs light tile
+first. ``cross_head_pairs`` (forward probe run 33, backward probe run 14; prepared, not yet run): pairs across two
+heads. Why the latter: v0.29 measured that the programs working on one head's tiles at the same moment share one HBM read of its
 data (runs of one head's tiles on a program, which spread the programs at work over more heads, were slower in
 both passes). With the library's pairs (blocks i and n - 1 - i of one head, equal work), n / 2 programs take a
 head at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks. Pairing block i of head h with
@@ -53,19 +55,54 @@ def cross_head_schedule(config, problem, programs: int, backward: bool) -> sched
     return schedule
 
 
+def alternating_schedule(config, problem, programs: int) -> schedules.TileSchedule:
+    """The causal forward's balanced list with the pairs of odd programs turned round (light tile, then heavy),
+    so that half the programs reach a tile boundary mid-pair while the other half are inside a tile: a test of
+    whether tile starts that come all at once (the round-robin keeps equal pairs in step) queue for memory."""
+    work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    blocks = len(work)
+    schedule = schedules.balanced_causal_schedule(blocks, problem.num_heads * problem.batch, programs, work)
+    lists = []
+    for program in range(programs):
+        tiles = list(schedule.program_tiles(program))
+        if program % 2:
+            i = 0
+            while i + 1 < len(tiles):
+                a, b = tiles[i], tiles[i + 1]
+                if a // blocks == b // blocks and a % blocks + b % blocks == blocks - 1 and a != b:
+                    tiles[i], tiles[i + 1] = b, a
+                    i += 2
+                else:
+                    i += 1
+        lists.append(tiles)
+    return schedules._schedule(lists)
+
+
 @contextlib.contextmanager
-def cross_head_pairs(forward: bool = True, backward: bool = False):
-    """Inside, the launchers' balanced causal lists of the chosen passes come from ``cross_head_schedule``."""
+def _balanced_lists(make, forward: bool, backward: bool):
+    """Inside, the launchers' balanced causal lists of the chosen passes are ``make(config, problem, programs,
+    is_backward)``'s (a new table each time the launcher asks: launch plans replay the recorded one)."""
     balanced_table = launchers._balanced_table
 
-    def crossing(config, problem, programs, device, is_backward):
+    def listing(config, problem, programs, device, is_backward):
         if not (backward if is_backward else forward):
             return balanced_table(config, problem, programs, device, is_backward)
-        table = cross_head_schedule(config, problem, programs, is_backward).table()
+        table = make(config, problem, programs, is_backward).table()
         return launch_plans.persistent(torch.tensor(table, dtype=torch.int32).to(device))
 
-    launchers._balanced_table = crossing
+    launchers._balanced_table = listing
     try:
         yield
     finally:
         launchers._balanced_table = balanced_table
+
+
+def alternating_pairs():
+    """The forward's lists from ``alternating_schedule`` inside the block."""
+    return _balanced_lists(lambda config, problem, programs, _: alternating_schedule(config, problem, programs),
+                           forward=True, backward=False)
+
+
+def cross_head_pairs(forward: bool = True, backward: bool = False):
+    """The chosen passes' lists from ``cross_head_schedule`` inside the block."""
+    return _balanced_lists(cross_head_schedule, forward, backward)

@@ -442,7 +442,7 @@ list itself costs ~1%, the control), the Triton form moves within +-2%. With the
 head's tiles (non-causal 1k) start them together and read its K/V at once; runs spread the programs at work over 2
 or 4 times as many heads, and that costs more than the reuse saves. Removed: head_runs.patch.
 Run 32 (v0.29, probe_fwd_run32.txt): the causal balanced lists with odd programs' pairs turned round (light, then
-heavy; probe-only, ``alternating_pairs``), so that half the programs reach a tile boundary while the other half are
+heavy; probe-only, ``tile_orders.alternating_pairs``), so that half the programs reach a tile boundary while the other half are
 inside a tile: a test of whether tile starts that come all at once queue for memory together. d=128, bf16,
 median of 3 rounds, tuned Gluon / alternating, Triton persistent / alternating (cuDNN): causal 1k 372 / 367, 375 /
 373 (429); 2k 483 / 476, 428 / 430 (488). Level or slower: no sign that simultaneous tile starts cost.
@@ -472,7 +472,7 @@ from flashio.check import forcing
 from flashio.configs import TileConfig
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from tile_orders import cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
+from tile_orders import alternating_pairs, cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 
 @contextlib.contextmanager
@@ -495,46 +495,6 @@ def without_causal_mask():
         yield
     finally:
         launch_plans.launch = launch
-
-
-@contextlib.contextmanager
-def alternating_pairs():
-    """v0.29: causal forward launches take the balanced list with the pairs of odd programs turned round (light
-    tile, then heavy), so that half the programs reach a tile boundary mid-pair while the other half are inside
-    a tile: a test of whether the programs' tile starts, all at once in the round-robin, queue for the memory
-    system together. Probe-only: the library's lists keep heavy first."""
-    from flashio import schedules
-
-    balanced_table = launchers._balanced_table
-
-    def alternating(config, problem, programs, device, backward):
-        if backward:
-            return balanced_table(config, problem, programs, device, backward)
-        head_batches = problem.num_heads * problem.batch
-        work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-        blocks = len(work)
-        schedule = schedules.balanced_causal_schedule(blocks, head_batches, programs, work)
-        lists = []
-        for program in range(programs):
-            tiles = list(schedule.program_tiles(program))
-            if program % 2:
-                i = 0
-                while i + 1 < len(tiles):
-                    a, b = tiles[i], tiles[i + 1]
-                    if a // blocks == b // blocks and a % blocks + b % blocks == blocks - 1 and a != b:
-                        tiles[i], tiles[i + 1] = b, a
-                        i += 2
-                    else:
-                        i += 1
-            lists.append(tiles)
-        table = schedules._schedule(lists).table()
-        return launch_plans.persistent(torch.tensor(table, dtype=torch.int32).to(device))
-
-    launchers._balanced_table = alternating
-    try:
-        yield
-    finally:
-        launchers._balanced_table = balanced_table
 
 
 def gluon(stages=3, block_n=128, **options):
