@@ -39,11 +39,15 @@ def main() -> int:
     parser.add_argument("--build-launchers-ahead", action="store_true",
                         help="turn on launch_plans.BUILD_LAUNCHERS_AHEAD (prepared in v0.29): the compile batches "
                              "also build the kernels' launchers")
+    parser.add_argument("--backward-with-forward", action="store_true",
+                        help="turn on launch_plans.COMPILE_BACKWARD_WITH_FORWARD (prepared in v0.29): the forward's "
+                             "first compile batch also compiles the backward's candidates")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile the first call (cProfile, this thread) and print its N costliest functions "
                              "by cumulative time")
     args = parser.parse_args()
     launch_plans.BUILD_LAUNCHERS_AHEAD = args.build_launchers_ahead
+    launch_plans.COMPILE_BACKWARD_WITH_FORWARD = args.backward_with_forward
     batch, heads = args.tokens // args.seqlen, args.hidden // args.head_dim
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
     compiles = {"seconds": 0.0, "cache_hits": 0}

@@ -188,3 +188,22 @@ def test_reference_with_scores_scaled_after_the_product_computes_the_same_attent
     scaled_after = flashio.attention_reference(q, k, v, causal=True, scale_scores=True)
     scaled_before = flashio.attention_reference(q, k, v, causal=True)
     assert torch.allclose(scaled_after, scaled_before, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_the_forward_tells_the_launcher_whether_a_backward_follows(monkeypatch, requires_grad):
+    # A first call may compile the backward's kernels with its own (launch_plans.COMPILE_BACKWARD_WITH_FORWARD),
+    # but only when an input requires grad: inference calls never compile a backward.
+    from flashio import launchers
+
+    seen = []
+    forward = launchers.attention_forward
+
+    def recording(*args, **options):
+        seen.append(options.get("backward_follows"))
+        return forward(*args, **options)
+
+    monkeypatch.setattr(launchers, "attention_forward", recording)
+    q, k, v = (torch.randn(1, 2, 16, 8, requires_grad=requires_grad) for _ in range(3))
+    flashio.attention(q, k, v)
+    assert seen == [{"deterministic": False} if requires_grad else None]

@@ -344,3 +344,66 @@ def test_buffers_that_compile_jobs_allocate_are_not_recorded_into_the_plan(plans
     launch_plans.run(("compile jobs",), [x], call)
     assert len(kernel.warmups) == 2
     assert launch_plans._PLANS[("compile jobs",)].buffers == (((4,), (1,), torch.float32),)
+
+
+def test_gathering_with_placeholders_allocates_on_the_meta_device_and_only_then():
+    source = torch.empty(3, 5).t()  # strides (1, 3): empty_like keeps them
+    with launch_plans.gathering_compiles(placeholders=True):
+        fresh = launch_plans.empty((2, 4), dtype=torch.float32, device=source.device)
+        like = launch_plans.empty_like(source)
+    assert fresh.is_meta and fresh.shape == (2, 4) and fresh.dtype == torch.float32
+    assert like.is_meta and like.stride() == source.stride()
+    with launch_plans.gathering_compiles():
+        assert not launch_plans.empty((2,), dtype=torch.float32, device=source.device).is_meta
+    assert not launch_plans.empty_like(source).is_meta
+
+
+def test_the_first_batch_inside_compiling_along_also_compiles_the_providers_jobs(monkeypatch):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+    own, along = _CompileRecorder(), _CompileRecorder()
+    provided = []
+
+    def provider():
+        provided.append(True)
+        return [lambda: launch_plans.launch(along, (7,))]
+
+    with launch_plans.compiling_along(provider):
+        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,))])  # one job of its own
+        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (2,)), lambda: launch_plans.launch(own, (3,))])
+    assert provided == [True]  # asked once, by the first batch
+    assert [grid for grid, _, _ in along.warmups] == [(7,)]
+    assert [grid for grid, _, _ in own.warmups] == [(1,), (2,), (3,)]
+
+
+def test_a_provider_that_fails_adds_nothing_to_the_batch(monkeypatch):
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+    own = _CompileRecorder()
+
+    def provider():
+        raise RuntimeError("cannot gather")
+
+    with launch_plans.compiling_along(provider):
+        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,)), lambda: launch_plans.launch(own, (2,))])
+    assert [grid for grid, _, _ in own.warmups] == [(1,), (2,)]
+
+
+def test_the_backwards_compile_jobs_are_gathered_on_placeholders_and_lost_only_when_it_fails(monkeypatch):
+    q = torch.empty(1, 2, 8, 16)
+    seen = []
+
+    def backward(grad_out, q, k, v, out, lse, **options):
+        dq = launch_plans.empty_like(q)
+        seen.append((grad_out is out, dq.is_meta, options["deterministic"]))
+        launch_plans.gathered().append("a job")
+
+    monkeypatch.setattr(launchers, "_launch_backward", backward)
+    jobs = launchers._backward_compile_jobs(q, q, q, q, q, deterministic=True, layout="bhnd")
+    assert jobs == ["a job"] and seen == [(True, True, True)]
+
+    def failing(*args, **options):
+        launch_plans.gathered().append("a job")
+        raise RuntimeError("no such kernel")
+
+    monkeypatch.setattr(launchers, "_launch_backward", failing)
+    assert launchers._backward_compile_jobs(q, q, q, q, q, layout="bhnd") == []
+    assert launch_plans.gathered() is None

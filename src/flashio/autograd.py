@@ -35,9 +35,12 @@ class FlashAttentionFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, q, k, v, options: AttentionOptions, seed: int):
+        # A backward follows when an input requires grad: a first call may compile its kernels now (prepared).
+        backward_follows = {"deterministic": options.deterministic} if any(ctx.needs_input_grad[:3]) else None
         out, lse = launchers.attention_forward(
             q, k, v, layout=options.layout, softmax_scale=options.softmax_scale, causal=options.causal,
             dropout_p=options.dropout_p, seed=seed, varlen=options.varlen, sparse=options.sparse,
+            backward_follows=backward_follows,
         )
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.options = options

@@ -55,6 +55,11 @@ from flashio import configs
 # builds the compiled kernels' launchers on its pool (``_build_launchers``). Off until first_call.py
 # --build-launchers-ahead has measured it and the GPU check has passed with it.
 BUILD_LAUNCHERS_AHEAD = False
+# Prepared in v0.29, not yet run on a GPU: a forward's first call whose inputs require grad also compiles, in its
+# own batch, the candidates its backward will time (``launchers._backward_compile_jobs``, bound to placeholder
+# tensors on the meta device, no memory). Off until first_call.py --backward-with-forward has measured it and the
+# GPU check has passed with it.
+COMPILE_BACKWARD_WITH_FORWARD = False
 
 MAX_PLANS = 512  # plans kept; on overflow all are dropped (each holds a few tuples and compiled-kernel refs)
 
@@ -109,23 +114,44 @@ def gathered() -> Optional[list]:
 
 
 @contextlib.contextmanager
-def gathering_compiles():
+def gathering_compiles(placeholders: bool = False):
     """Run a launcher's code without running anything, to collect what it would compile: inside, ``launch``,
     ``zero_`` and ``copy_`` do nothing, nothing is recorded into a plan, and the launchers' tuned choices
     (``launchers._pick``) add to the yielded list one job per candidate they would time (a launch of it, as
     ``compile_concurrently`` takes them) and go on with the first. The backward gathers the candidates of all
     its dQ strategies this way so that one concurrent batch compiles them, instead of one batch per kernel
-    that is tuned, each waiting for its slowest compile."""
+    that is tuned, each waiting for its slowest compile. ``placeholders``: ``empty`` and ``empty_like`` give
+    tensors on the meta device (shape, strides and dtype, no memory; address 0, which a compile reads as
+    16-byte aligned, as the allocator's are), for jobs that only compile."""
     jobs: list = []
-    recorder, _STATE.recorder, _STATE.gathered = _recorder(), None, jobs
+    saved = _recorder(), getattr(_STATE, "placeholders", False)
+    _STATE.recorder, _STATE.gathered, _STATE.placeholders = None, jobs, placeholders
     try:
         yield jobs
     finally:
-        _STATE.recorder, _STATE.gathered = recorder, None
+        (_STATE.recorder, _STATE.placeholders), _STATE.gathered = saved, None
+
+
+def _placeholders() -> bool:
+    return gathered() is not None and getattr(_STATE, "placeholders", False)
+
+
+@contextlib.contextmanager
+def compiling_along(provider: Callable[[], Sequence[Callable[[], object]]]):
+    """Inside, the first ``compile_concurrently`` batch also compiles the jobs ``provider()`` returns (called
+    then, before the batch starts; a provider that fails adds nothing). A forward's first call passes its
+    backward's compiles this way (``COMPILE_BACKWARD_WITH_FORWARD``)."""
+    saved, _STATE.along = getattr(_STATE, "along", None), provider
+    try:
+        yield
+    finally:
+        _STATE.along = saved
 
 
 def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """``torch.empty``; recorded as a buffer of the plan."""
+    """``torch.empty``; recorded as a buffer of the plan (a meta tensor when gathering with placeholders)."""
+    if _placeholders():
+        return torch.empty(tuple(shape), device="meta", dtype=dtype)
     tensor = torch.empty(tuple(shape), device=device, dtype=dtype)
     recorder = _recorder()
     if recorder is not None:
@@ -134,7 +160,10 @@ def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> 
 
 
 def empty_like(tensor: torch.Tensor) -> torch.Tensor:
-    """``torch.empty_like``; recorded as a buffer of the plan (with the strides it got)."""
+    """``torch.empty_like``; recorded as a buffer of the plan (with the strides it got; a meta tensor when
+    gathering with placeholders)."""
+    if _placeholders():
+        return torch.empty_like(tensor, device="meta")
     result = torch.empty_like(tensor)
     recorder = _recorder()
     if recorder is not None:
@@ -208,7 +237,16 @@ def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
     ``BUILD_LAUNCHERS_AHEAD`` the compiled kernels' launchers are then built on the same pool.
     """
     threads = compile_threads()
-    if threads <= 1 or len(jobs) <= 1 or AsyncCompileMode is None or _async_mode.get() is not None:
+    if threads <= 1 or AsyncCompileMode is None or _async_mode.get() is not None:
+        return
+    along = getattr(_STATE, "along", None)
+    if along is not None:  # the first batch inside compiling_along: its provider's jobs join this one
+        _STATE.along = None
+        try:
+            jobs = [*jobs, *along()]
+        except Exception:  # noqa: BLE001 - the jobs' own calls compile them later
+            pass
+    if len(jobs) <= 1:
         return
     # The jobs' allocations are not the call's buffers: a call that compiles without timing (its choices read
     # from the tuning file) keeps its plan, which must not allocate them on every replay.

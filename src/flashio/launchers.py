@@ -613,20 +613,25 @@ def attention_forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     layout: str, softmax_scale: float, causal: bool, dropout_p: float, seed: int,
     varlen: Optional[VarlenInfo] = None, sparse: Optional[BlockSparseIndex] = None,
+    backward_follows: Optional[dict] = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Launch the forward kernel; return (out, lse) with out in the query's layout.
 
     lse is float32, (batch, heads, seqlen_q), or (heads, total_q) for packed batches, in natural log.
     A call on inputs seen before (same shapes, strides, dtypes, alignment and options; fixed lengths, no
     dropout or block mask) replays the launches recorded from the first (``launch_plans``).
+    ``backward_follows`` (the autograd function, when an input requires grad: the backward's own options,
+    ``deterministic``): with ``launch_plans.COMPILE_BACKWARD_WITH_FORWARD`` on, a first call that compiles its
+    candidates compiles the backward's in the same batch (``_backward_compile_jobs``).
     """
     key = None
     if varlen is None and sparse is None and dropout_p == 0 and launch_plans.enabled(q):
         key = ("forward", layout, softmax_scale, causal, *_plan_fields(q, k, v), configs.forced_path("forward"),
                configs.autotune_enabled(), configs.choices_generation())
-    return launch_plans.run(key, (q, k, v), lambda: _launch_forward(
-        q, k, v, layout=layout, softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p, seed=seed,
-        varlen=varlen, sparse=sparse))
+    call = lambda: _launch_forward(q, k, v, layout=layout, softmax_scale=softmax_scale, causal=causal,
+                                   dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse,
+                                   backward_follows=backward_follows)
+    return launch_plans.run(key, (q, k, v), call)
 
 
 def _plan_fields(*tensors: torch.Tensor) -> tuple:
@@ -639,12 +644,40 @@ def _plan_fields(*tensors: torch.Tensor) -> tuple:
     return tuple(fields)
 
 
-def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, varlen, sparse):
+def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, varlen, sparse,
+                    backward_follows=None):
     problem = describe(q, k, layout, varlen)
     out = launch_plans.empty(q.shape, device=q.device, dtype=q.dtype)
     lse = _new_row_stats(problem, q)
     if q.numel() == 0:
         return out, lse
+    if backward_follows is not None and launch_plans.COMPILE_BACKWARD_WITH_FORWARD and q.is_cuda:
+        provider = functools.partial(_backward_compile_jobs, q, k, v, out, lse, layout=layout,
+                                     softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p, seed=seed,
+                                     varlen=varlen, sparse=sparse, **backward_follows)
+        with launch_plans.compiling_along(provider):
+            return _run_forward(q, k, v, out, lse, problem, layout=layout, softmax_scale=softmax_scale,
+                                causal=causal, dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse)
+    return _run_forward(q, k, v, out, lse, problem, layout=layout, softmax_scale=softmax_scale, causal=causal,
+                        dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse)
+
+
+def _backward_compile_jobs(q, k, v, out, lse, *, deterministic: bool = False, **options) -> list:
+    """The compile jobs of the first backward that will follow this forward (``launch_plans.compiling_along``):
+    ``_launch_backward`` run with nothing launched, its allocations placeholders on the meta device
+    (``launch_plans.gathering_compiles``), ``out`` standing in for the output gradient (same shape, dtype and
+    strides as autograd's usual one; if the real one differs, its kernels compile again at the backward). Empty
+    when the backward's strategy is already chosen in this process."""
+    with launch_plans.gathering_compiles(placeholders=True) as jobs:
+        try:
+            _launch_backward(out, q, k, v, out, lse, deterministic=deterministic, **options)
+        except Exception:  # noqa: BLE001 - the backward compiles its own kernels when it runs
+            return []
+    return jobs
+
+
+def _run_forward(q, k, v, out, lse, problem, *, layout, softmax_scale, causal, dropout_p, seed, varlen, sparse):
+    """Choose the forward's kernel and tile (timing them on a first call) and launch it into ``out``, ``lse``."""
     cu_q, cu_k, fixed_q, fixed_k = _varlen_args(problem, q)
     drop_threshold, drop_rescale = _dropout_args(dropout_p)
     sparse_args = _sparse_args(sparse, by_rows=True, q=q)
@@ -1025,6 +1058,16 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         runners = {"atomic": lambda: run(atomic_dq=True), "separate": lambda: run(atomic_dq=False),
                    "fused": run_fused}
         strategy_key = _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma, fused_ok)
+        gathering = launch_plans.gathered()
+        if gathering is not None:  # a forward's first call collecting this backward's compiles
+            if configs.cached_choice(strategy_key) is None:
+                for option in configs.candidates_to_compile(strategy_key, strategies):
+                    try:
+                        runners[option]()
+                    except Exception:  # noqa: BLE001 - timed later, where its error is reported
+                        pass
+                gathering.append(launch_preprocess)
+            return dq, dk, dv
         if configs.cached_choice(strategy_key) is None:
             _compile_first_backward(launch_preprocess, [runners[option] for option in
                                                         configs.candidates_to_compile(strategy_key, strategies)])

@@ -2,10 +2,11 @@
 # v0.29 device call 5 (prepared; no device was lent when it was written, so it has not run): first-call latency with
 # empty caches, alternating v0.28 (.scratch/base/src, carried; make it with
 # `mkdir -p .scratch/base && git archive 30e5e64 src | tar -x -C .scratch/base`), this tree (the backward's compiles
-# in one batch) and this tree with launch_plans.BUILD_LAUNCHERS_AHEAD (first_call.py --build-launchers-ahead: the
-# launchers built on the compile pool). first_call.py from this tree in all: it keeps torch's first gradient-given
-# backward out of the timing. bf16 d=64 causal 1k twice, d=128 non-causal 4k once. Then the GPU check's default
-# cases with BUILD_LAUNCHERS_AHEAD on.
+# in one batch), this tree with launch_plans.BUILD_LAUNCHERS_AHEAD (first_call.py --build-launchers-ahead: the
+# launchers built on the compile pool) and with launch_plans.COMPILE_BACKWARD_WITH_FORWARD (--backward-with-forward:
+# the backward's candidates compiled in the forward's batch, bound to meta placeholders). first_call.py from this
+# tree in all: it keeps torch's first gradient-given backward out of the timing. bf16 d=64 causal 1k twice, d=128
+# non-causal 4k once. Then the GPU check's default cases with both switches on.
 run() {  # label, source tree, first_call args
   local label=$1 tree=$2; shift 2
   echo "== $label: $*" >> "$OUT/first_call.txt"
@@ -14,19 +15,19 @@ run() {  # label, source tree, first_call args
   echo "rc $?" >> "$OUT/first_call.txt"
   echo "== $label: $*"; grep -E "^d=|first call:|^rc" "$OUT/first_call.txt" | tail -3 | cut -c1-260
 }
-for round in 1 2; do
-  run "v0.28" .scratch/base/src --head-dim 64 --seqlen 1024 --causal
-  run "one backward batch" src --head-dim 64 --seqlen 1024 --causal
-  run "one backward batch, launchers ahead" src --head-dim 64 --seqlen 1024 --causal --build-launchers-ahead
-done
-run "v0.28" .scratch/base/src --head-dim 128 --seqlen 4096
-run "one backward batch" src --head-dim 128 --seqlen 4096
-run "one backward batch, launchers ahead" src --head-dim 128 --seqlen 4096 --build-launchers-ahead
+variants() {  # first_call args
+  run "v0.28" .scratch/base/src "$@"
+  run "one backward batch" src "$@"
+  run "one backward batch, launchers ahead" src "$@" --build-launchers-ahead
+  run "one backward batch, backward with forward" src "$@" --backward-with-forward
+}
+for round in 1 2; do variants --head-dim 64 --seqlen 1024 --causal; done
+variants --head-dim 128 --seqlen 4096
 start=$(date +%s)
 PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d) FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 200 python3 -c "
 import sys
 from flashio import check, launch_plans
-launch_plans.BUILD_LAUNCHERS_AHEAD = True
+launch_plans.BUILD_LAUNCHERS_AHEAD = launch_plans.COMPILE_BACKWARD_WITH_FORWARD = True
 sys.exit(check.main(['--skip-timing', '--skip-paths', '--case-timeout', '100']))" > "$OUT/check_default.txt" 2>&1
 echo "check rc $? in $(( $(date +%s) - start )) s" >> "$OUT/check_default.txt"
 grep -c PASS "$OUT/check_default.txt"; grep -E "FAIL|HANG|rc" "$OUT/check_default.txt" | cut -c1-200 | tail -8
