@@ -28,8 +28,10 @@ variants --head-dim 128 --seqlen 4096
 # against the default 8, d=64 causal 1k.
 for threads in 4 16; do
   echo "== FLASHIO_COMPILE_THREADS=$threads" >> "$OUT/first_call.txt"
-  FLASHIO_COMPILE_THREADS=$threads run "one backward batch, $threads compile threads" src --head-dim 64 --seqlen 1024 --causal
+  export FLASHIO_COMPILE_THREADS=$threads
+  run "one backward batch, $threads compile threads" src --head-dim 64 --seqlen 1024 --causal
 done
+unset FLASHIO_COMPILE_THREADS
 start=$(date +%s)
 PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d) FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 200 python3 -c "
 import sys
