@@ -10,7 +10,8 @@ every candidate (configs.HOPPER_UNTIMED included) and FLASHIO_COMPILE_THREADS=1 
 before v0.27. Besides the times it prints how many kernels Triton compiled (and their summed compile time,
 which concurrent compiles overlap), how many candidates the tuner timed, the choices it made, the first call's
 forward and backward seconds and each concurrent compile batch (jobs, wall seconds); ``--profile N`` adds the
-first call's N costliest functions (cProfile, the calling thread). Not part of the test suite (needs a CUDA GPU).
+first call's N costliest functions (cProfile; on Python 3.12 its records also take in the compile pool's
+threads, so read a function's cost as the calling thread's only where it runs there). Not part of the test suite (needs a CUDA GPU).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def main() -> int:
                         help="turn on launch_plans.COMPILE_BACKWARD_WITH_FORWARD (prepared in v0.29): the forward's "
                              "first compile batch also compiles the backward's candidates")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="profile the first call (cProfile, this thread) and print its N costliest functions "
+                        help="profile the first call (cProfile) and print its N costliest functions "
                              "by cumulative time")
     args = parser.parse_args()
     launch_plans.BUILD_LAUNCHERS_AHEAD = args.build_launchers_ahead
