@@ -358,8 +358,7 @@ def test_gathering_with_placeholders_allocates_on_the_meta_device_and_only_then(
     assert not launch_plans.empty_like(source).is_meta
 
 
-def test_the_first_batch_inside_compiling_along_also_compiles_the_providers_jobs(monkeypatch):
-    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+def test_a_batch_also_compiles_the_jobs_of_its_provider_and_asks_it_only_when_it_runs(monkeypatch):
     own, along = _CompileRecorder(), _CompileRecorder()
     provided = []
 
@@ -367,12 +366,14 @@ def test_the_first_batch_inside_compiling_along_also_compiles_the_providers_jobs
         provided.append(True)
         return [lambda: launch_plans.launch(along, (7,))]
 
-    with launch_plans.compiling_along(provider):
-        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,))])  # one job of its own
-        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (2,)), lambda: launch_plans.launch(own, (3,))])
-    assert provided == [True]  # asked once, by the first batch
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "1")  # no batch: the provider is not asked
+    launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,))], more=provider)
+    assert provided == [] and own.warmups == [] and along.warmups == []
+    monkeypatch.setenv("FLASHIO_COMPILE_THREADS", "2")
+    launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,))], more=provider)  # one job of its own
+    assert provided == [True]
     assert [grid for grid, _, _ in along.warmups] == [(7,)]
-    assert [grid for grid, _, _ in own.warmups] == [(1,), (2,), (3,)]
+    assert [grid for grid, _, _ in own.warmups] == [(1,)]
 
 
 def test_a_provider_that_fails_adds_nothing_to_the_batch(monkeypatch):
@@ -382,8 +383,8 @@ def test_a_provider_that_fails_adds_nothing_to_the_batch(monkeypatch):
     def provider():
         raise RuntimeError("cannot gather")
 
-    with launch_plans.compiling_along(provider):
-        launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,)), lambda: launch_plans.launch(own, (2,))])
+    launch_plans.compile_concurrently([lambda: launch_plans.launch(own, (1,)), lambda: launch_plans.launch(own, (2,))],
+                                      more=provider)
     assert [grid for grid, _, _ in own.warmups] == [(1,), (2,)]
 
 
@@ -407,3 +408,16 @@ def test_the_backwards_compile_jobs_are_gathered_on_placeholders_and_lost_only_w
     monkeypatch.setattr(launchers, "_launch_backward", failing)
     assert launchers._backward_compile_jobs(q, q, q, q, q, layout="bhnd") == []
     assert launch_plans.gathered() is None
+
+
+def test_a_first_backward_inside_a_gathering_adds_its_jobs_there_and_compiles_nothing(monkeypatch):
+    # A forward's first call gathering its backward's compiles (COMPILE_BACKWARD_WITH_FORWARD): the backward's
+    # preprocess kernel and candidates join the forward's list, for the forward's batch.
+    batches = []
+    monkeypatch.setattr(launch_plans, "compile_concurrently", lambda jobs, more=None: batches.append(list(jobs)))
+    preprocess, candidate = (lambda: None), (lambda: None)
+    with launch_plans.gathering_compiles() as outer:
+        outer.append("a forward candidate")
+        launchers._compile_first_backward(preprocess, [lambda: launch_plans.gathered().append(candidate)])
+        assert launch_plans.gathered() is outer
+    assert outer == ["a forward candidate", preprocess, candidate] and batches == []

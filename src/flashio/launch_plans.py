@@ -108,6 +108,21 @@ def _compiling_only() -> bool:
     return getattr(_STATE, "compile_only", False)
 
 
+def _nothing_runs() -> bool:
+    """Inside ``compile_concurrently``'s jobs or ``gathering_compiles``: buffer operations do nothing."""
+    return _compiling_only() or gathered() is not None
+
+
+@contextlib.contextmanager
+def _unrecorded():
+    """Nothing done inside is recorded into the plan of the call around it."""
+    recorder, _STATE.recorder = _recorder(), None
+    try:
+        yield
+    finally:
+        _STATE.recorder = recorder
+
+
 def gathered() -> Optional[list]:
     """Inside ``gathering_compiles``, the list of compile jobs it is filling; else None."""
     return getattr(_STATE, "gathered", None)
@@ -124,28 +139,17 @@ def gathering_compiles(placeholders: bool = False):
     tensors on the meta device (shape, strides and dtype, no memory; address 0, which a compile reads as
     16-byte aligned, as the allocator's are), for jobs that only compile."""
     jobs: list = []
-    saved = _recorder(), getattr(_STATE, "placeholders", False)
-    _STATE.recorder, _STATE.gathered, _STATE.placeholders = None, jobs, placeholders
+    saved_placeholders = getattr(_STATE, "placeholders", False)
+    _STATE.gathered, _STATE.placeholders = jobs, placeholders
     try:
-        yield jobs
+        with _unrecorded():
+            yield jobs
     finally:
-        (_STATE.recorder, _STATE.placeholders), _STATE.gathered = saved, None
+        _STATE.gathered, _STATE.placeholders = None, saved_placeholders
 
 
 def _placeholders() -> bool:
     return gathered() is not None and getattr(_STATE, "placeholders", False)
-
-
-@contextlib.contextmanager
-def compiling_along(provider: Callable[[], Sequence[Callable[[], object]]]):
-    """Inside, the first ``compile_concurrently`` batch also compiles the jobs ``provider()`` returns (called
-    then, before the batch starts; a provider that fails adds nothing). A forward's first call passes its
-    backward's compiles this way (``COMPILE_BACKWARD_WITH_FORWARD``)."""
-    saved, _STATE.along = getattr(_STATE, "along", None), provider
-    try:
-        yield
-    finally:
-        _STATE.along = saved
 
 
 def empty(shape: Sequence[int], *, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
@@ -172,7 +176,7 @@ def empty_like(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def zero_(tensor: torch.Tensor) -> torch.Tensor:
-    if _compiling_only() or gathered() is not None:
+    if _nothing_runs():
         return tensor
     recorder = _recorder()
     if recorder is not None:
@@ -181,7 +185,7 @@ def zero_(tensor: torch.Tensor) -> torch.Tensor:
 
 
 def copy_(target: torch.Tensor, source: torch.Tensor) -> torch.Tensor:
-    if _compiling_only() or gathered() is not None:
+    if _nothing_runs():
         return target
     recorder = _recorder()
     if recorder is not None:
@@ -222,7 +226,8 @@ def compile_threads() -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
-def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
+def compile_concurrently(jobs: Sequence[Callable[[], object]],
+                         more: Optional[Callable[[], Sequence[Callable[[], object]]]] = None) -> None:
     """Run each job (a launcher's launch of one candidate) with its launches only compiling, the compiles
     spread over ``compile_threads()`` threads, and return once all are compiled.
 
@@ -233,38 +238,34 @@ def compile_concurrently(jobs: Sequence[Callable[[], object]]) -> None:
     caches when all are done; the timing that follows finds them there. Buffer operations (``zero_``,
     ``copy_``) are skipped and nothing is recorded (not even the jobs' allocations) or launched. A job or
     compile that fails is passed over: the timing meets the same error and rates that candidate ``inf``.
-    Nothing happens with one thread, one job, an older Triton, or inside another such block. With
-    ``BUILD_LAUNCHERS_AHEAD`` the compiled kernels' launchers are then built on the same pool.
+    Nothing happens with one thread, one job, an older Triton, or inside another such block. ``more``: a
+    provider of further jobs for the same batch, called only when a batch runs (a provider that fails adds
+    nothing; a forward's first call passes its backward's compiles this way, ``COMPILE_BACKWARD_WITH_FORWARD``).
+    With ``BUILD_LAUNCHERS_AHEAD`` the compiled kernels' launchers are then built on the same pool.
     """
     threads = compile_threads()
     if threads <= 1 or AsyncCompileMode is None or _async_mode.get() is not None:
         return
-    along = getattr(_STATE, "along", None)
-    if along is not None:  # the first batch inside compiling_along: its provider's jobs join this one
-        _STATE.along = None
+    if more is not None:
         try:
-            jobs = [*jobs, *along()]
+            jobs = [*jobs, *more()]
         except Exception:  # noqa: BLE001 - the jobs' own calls compile them later
             pass
     if len(jobs) <= 1:
         return
-    # The jobs' allocations are not the call's buffers: a call that compiles without timing (its choices read
-    # from the tuning file) keeps its plan, which must not allocate them on every replay.
-    recorder, _STATE.recorder = _recorder(), None
     with ThreadPoolExecutor(max_workers=min(threads, len(jobs))) as pool:
         mode = AsyncCompileMode(pool, ignore_errors=True)
-        try:
-            with mode:
-                for job in jobs:
-                    _STATE.compile_only = True
-                    try:
-                        job()
-                    except Exception:  # noqa: BLE001 - the timing reports it as a candidate that does not run
-                        pass
-                    finally:
-                        _STATE.compile_only = False
-        finally:
-            _STATE.recorder = recorder
+        # The jobs' allocations are not the call's buffers: a call that compiles without timing (its choices
+        # read from the tuning file) keeps its plan, which must not allocate them on every replay.
+        with _unrecorded(), mode:
+            for job in jobs:
+                _STATE.compile_only = True
+                try:
+                    job()
+                except Exception:  # noqa: BLE001 - the timing reports it as a candidate that does not run
+                    pass
+                finally:
+                    _STATE.compile_only = False
         if BUILD_LAUNCHERS_AHEAD:
             compiled = [future.kernel for future in getattr(mode, "future_kernels", {}).values()]
             _build_launchers(pool, [kernel for kernel in compiled if kernel is not None])

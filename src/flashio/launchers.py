@@ -12,6 +12,7 @@ No tensor is copied to change its layout; outputs are allocated in the layout of
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from dataclasses import dataclass, replace
@@ -509,13 +510,14 @@ def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
 
 def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: TileConfig,
           candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex],
-          extra_candidates: Optional[dict] = None, hopper_regime: bool = False) -> TileConfig:
+          extra_candidates: Optional[dict] = None, hopper_regime: bool = False,
+          also_compile: Optional[Callable[[], list]] = None) -> TileConfig:
     """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU).
 
     ``extra_candidates`` (other kernel paths of the same pass) join the timing on a GPU. With
     ``hopper_regime`` (sm_90 inputs of the kind the H200 grids timed) the candidates of
     ``configs.HOPPER_UNTIMED`` are left out. The candidates are compiled concurrently before they are timed
-    (``launch_plans.compile_concurrently``).
+    (``launch_plans.compile_concurrently``), with ``also_compile()``'s jobs in the same batch.
     """
     max_m = sparse.block_m if sparse is not None else 1 << 30
     max_n = sparse.block_n if sparse is not None else 1 << 30
@@ -541,7 +543,8 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         return pending[0]
     return configs.choose_config(
         key, options, lambda config: _time_ms(lambda: launch(config)),
-        prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed]))
+        prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed],
+                                                                more=also_compile))
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -651,33 +654,11 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
     lse = _new_row_stats(problem, q)
     if q.numel() == 0:
         return out, lse
+    backward_compiles = None  # the first backward's compiles, joining the forward's batch (prepared, off)
     if backward_follows is not None and launch_plans.COMPILE_BACKWARD_WITH_FORWARD and q.is_cuda:
-        provider = functools.partial(_backward_compile_jobs, q, k, v, out, lse, layout=layout,
-                                     softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p, seed=seed,
-                                     varlen=varlen, sparse=sparse, **backward_follows)
-        with launch_plans.compiling_along(provider):
-            return _run_forward(q, k, v, out, lse, problem, layout=layout, softmax_scale=softmax_scale,
-                                causal=causal, dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse)
-    return _run_forward(q, k, v, out, lse, problem, layout=layout, softmax_scale=softmax_scale, causal=causal,
-                        dropout_p=dropout_p, seed=seed, varlen=varlen, sparse=sparse)
-
-
-def _backward_compile_jobs(q, k, v, out, lse, *, deterministic: bool = False, **options) -> list:
-    """The compile jobs of the first backward that will follow this forward (``launch_plans.compiling_along``):
-    ``_launch_backward`` run with nothing launched, its allocations placeholders on the meta device
-    (``launch_plans.gathering_compiles``), ``out`` standing in for the output gradient (same shape, dtype and
-    strides as autograd's usual one; if the real one differs, its kernels compile again at the backward). Empty
-    when the backward's strategy is already chosen in this process."""
-    with launch_plans.gathering_compiles(placeholders=True) as jobs:
-        try:
-            _launch_backward(out, q, k, v, out, lse, deterministic=deterministic, **options)
-        except Exception:  # noqa: BLE001 - the backward compiles its own kernels when it runs
-            return []
-    return jobs
-
-
-def _run_forward(q, k, v, out, lse, problem, *, layout, softmax_scale, causal, dropout_p, seed, varlen, sparse):
-    """Choose the forward's kernel and tile (timing them on a first call) and launch it into ``out``, ``lse``."""
+        backward_compiles = functools.partial(_backward_compile_jobs, q, k, v, out, lse, layout=layout,
+                                              softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p,
+                                              seed=seed, varlen=varlen, sparse=sparse, **backward_follows)
     cu_q, cu_k, fixed_q, fixed_k = _varlen_args(problem, q)
     drop_threshold, drop_rescale = _dropout_args(dropout_p)
     sparse_args = _sparse_args(sparse, by_rows=True, q=q)
@@ -781,9 +762,24 @@ def _run_forward(q, k, v, out, lse, problem, *, layout, softmax_scale, causal, d
         config = _pick("forward", problem, q, configs.INTERPRETER_FORWARD, configs.FORWARD_CANDIDATES,
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
                                 extra is not None, gluon_ok), sparse, extra_candidates=extra,
-                       hopper_regime=gluon_ok and configs.in_hopper_grid(problem.seqlen_q, problem.seqlen_k))
+                       hopper_regime=gluon_ok and configs.in_hopper_grid(problem.seqlen_q, problem.seqlen_k),
+                       also_compile=backward_compiles)
     launch(config)
     return out, lse
+
+
+def _backward_compile_jobs(q, k, v, out, lse, *, deterministic: bool = False, **options) -> list:
+    """The compile jobs of the first backward that will follow this forward (the forward's compile batch takes them):
+    ``_launch_backward`` run with nothing launched, its allocations placeholders on the meta device
+    (``launch_plans.gathering_compiles``), ``out`` standing in for the output gradient (same shape, dtype and
+    strides as autograd's usual one; if the real one differs, its kernels compile again at the backward). Empty
+    when the backward's strategy is already chosen in this process."""
+    with launch_plans.gathering_compiles(placeholders=True) as jobs:
+        try:
+            _launch_backward(out, q, k, v, out, lse, deterministic=deterministic, **options)
+        except Exception:  # noqa: BLE001 - the backward compiles its own kernels when it runs
+            return []
+    return jobs
 
 
 def attention_backward(
@@ -1058,19 +1054,11 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         runners = {"atomic": lambda: run(atomic_dq=True), "separate": lambda: run(atomic_dq=False),
                    "fused": run_fused}
         strategy_key = _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma, fused_ok)
-        gathering = launch_plans.gathered()
-        if gathering is not None:  # a forward's first call collecting this backward's compiles
-            if configs.cached_choice(strategy_key) is None:
-                for option in configs.candidates_to_compile(strategy_key, strategies):
-                    try:
-                        runners[option]()
-                    except Exception:  # noqa: BLE001 - timed later, where its error is reported
-                        pass
-                gathering.append(launch_preprocess)
-            return dq, dk, dv
         if configs.cached_choice(strategy_key) is None:
             _compile_first_backward(launch_preprocess, [runners[option] for option in
                                                         configs.candidates_to_compile(strategy_key, strategies)])
+        if launch_plans.gathered() is not None:  # a forward's first call collecting this backward's compiles
+            return dq, dk, dv
         launch_preprocess()
         strategy = configs.choose_config(strategy_key, strategies, lambda option: _time_ms(runners[option]))
         runners[strategy]()
@@ -1085,14 +1073,18 @@ def _compile_first_backward(launch_preprocess: Callable[[], None], runners: list
     slowest compile (v0.29, d=64 causal 1k on the H200: three batches, 4.7-4.9 s in all, became one of
     2.4-2.7 s). The jobs keep the buffers the strategies allocated (the fused and atomic strategies' float32 dQ
     accumulators) until the batch is done. A runner that fails is passed over: its timing meets the same
-    error."""
-    with launch_plans.gathering_compiles() as jobs:
+    error. Inside a gathering already (a forward's first call collecting its backward's compiles,
+    ``_backward_compile_jobs``) the jobs join that one's list, for the forward's batch, and nothing compiles here."""
+    outer = launch_plans.gathered()
+    with contextlib.nullcontext(outer) if outer is not None else launch_plans.gathering_compiles() as jobs:
+        jobs.append(launch_preprocess)
         for runner in runners:
             try:
                 runner()
             except Exception:  # noqa: BLE001 - timed later, where its error is reported
                 pass
-    launch_plans.compile_concurrently([launch_preprocess, *jobs])
+    if outer is None:
+        launch_plans.compile_concurrently(jobs)
 
 
 def dropout_keep_mask(batch: int, num_heads: int, seqlen_q: int, seqlen_k: int, dropout_p: float,
