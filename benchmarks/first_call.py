@@ -37,18 +37,20 @@ def main() -> int:
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("--tokens", type=int, default=16384)
     parser.add_argument("--hidden", type=int, default=2048)
-    parser.add_argument("--build-launchers-ahead", action="store_true",
-                        help="turn on launch_plans.BUILD_LAUNCHERS_AHEAD (prepared in v0.29): the compile batches "
-                             "also build the kernels' launchers")
-    parser.add_argument("--backward-with-forward", action="store_true",
-                        help="turn on launch_plans.COMPILE_BACKWARD_WITH_FORWARD (prepared in v0.29): the forward's "
-                             "first compile batch also compiles the backward's candidates")
+    parser.add_argument("--build-launchers-ahead", action=argparse.BooleanOptionalAction, default=None,
+                        help="launch_plans.BUILD_LAUNCHERS_AHEAD on or off (on by default since v0.30): the compile "
+                             "batches also build the kernels' launchers")
+    parser.add_argument("--backward-with-forward", action=argparse.BooleanOptionalAction, default=None,
+                        help="launch_plans.COMPILE_BACKWARD_WITH_FORWARD on or off (on by default since v0.30): the "
+                             "forward's first compile batch also compiles the backward's candidates")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile the first call (cProfile) and print its N costliest functions "
                              "by cumulative time")
     args = parser.parse_args()
-    launch_plans.BUILD_LAUNCHERS_AHEAD = args.build_launchers_ahead
-    launch_plans.COMPILE_BACKWARD_WITH_FORWARD = args.backward_with_forward
+    if args.build_launchers_ahead is not None:
+        launch_plans.BUILD_LAUNCHERS_AHEAD = args.build_launchers_ahead
+    if args.backward_with_forward is not None:
+        launch_plans.COMPILE_BACKWARD_WITH_FORWARD = args.backward_with_forward
     batch, heads = args.tokens // args.seqlen, args.hidden // args.head_dim
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
     compiles = {"seconds": 0.0, "cache_hits": 0}
@@ -70,10 +72,18 @@ def main() -> int:
     batches: list[tuple[int, float]] = []
     compile_concurrently = launch_plans.compile_concurrently
 
-    def timed_batch(jobs):
+    def timed_batch(jobs, more=None):
+        added: list = []  # the jobs ``more`` provides (a forward's first call: its backward's compiles)
+
+        def counted_more():
+            extra = list(more())
+            added.extend(extra)
+            return extra
+
         start = time.perf_counter()
-        compile_concurrently(jobs)
-        batches.append((len(jobs), time.perf_counter() - start))
+        # A tree whose compile_concurrently takes no ``more`` (v0.28) never passes one.
+        compile_concurrently(jobs, *(() if more is None else (counted_more,)))
+        batches.append((len(jobs) + len(added), time.perf_counter() - start))
 
     launch_plans.compile_concurrently = timed_batch
     passes: list[float] = []  # the last call's forward and backward seconds

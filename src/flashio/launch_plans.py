@@ -51,15 +51,16 @@ except ImportError:  # pragma: no cover - an older Triton compiles candidates on
 
 from flashio import configs
 
-# Prepared in v0.29, not yet run on a GPU (no device was lent after it was written): compile_concurrently also
-# builds the compiled kernels' launchers on its pool (``_build_launchers``). Off until first_call.py
-# --build-launchers-ahead has measured it and the GPU check has passed with it.
-BUILD_LAUNCHERS_AHEAD = False
-# Prepared in v0.29, not yet run on a GPU: a forward's first call whose inputs require grad also compiles, in its
-# own batch, the candidates its backward will time (``launchers._backward_compile_jobs``, bound to placeholder
-# tensors on the meta device, no memory). Off until first_call.py --backward-with-forward has measured it and the
-# GPU check has passed with it.
-COMPILE_BACKWARD_WITH_FORWARD = False
+# compile_concurrently also builds the compiled kernels' launchers on its pool (``_build_launchers``): Triton
+# builds a kernel's launcher (a C extension, ~0.3 s each) at its first launch otherwise, one after another. On
+# since v0.30: first_call.py on the H200 (v0.30 call 1), a first forward+backward 11.84 / 12.61 -> 11.34 / 10.62 s
+# (d=64 causal 1k, two rounds), 11.86 -> 10.25 s (d=128 non-causal 4k).
+BUILD_LAUNCHERS_AHEAD = True
+# A forward's first call whose inputs require grad also compiles, in its own batch, the candidates its backward
+# will time (``launchers._backward_compile_jobs``, bound to placeholder tensors on the meta device, no memory).
+# On since v0.30: first_call.py, 11.84 / 12.61 -> 9.81 / 10.47 s and 11.86 -> 9.33 s on the same points; with
+# both switches 8.63 / 9.61 s and 6.44 s. The GPU check's default cases passed with both on (v0.30 call 0).
+COMPILE_BACKWARD_WITH_FORWARD = True
 
 MAX_PLANS = 512  # plans kept; on overflow all are dropped (each holds a few tuples and compiled-kernel refs)
 
