@@ -76,10 +76,8 @@ def test_a_balanced_schedule_rejects_work_of_the_wrong_length():
         schedules.balanced_causal_schedule(4, 2, 3, (1.0, 2.0, 3.0))
 
 
-@pytest.mark.parametrize("batch, heads", [(2, 2), (1, 3)])
-def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monkeypatch, batch, heads):
-    # Under the interpreter: 40 queries in 32-row tiles, 2 blocks x heads x sequences (4 head batches, all
-    # paired across heads, or 3, the last one's pairs within itself), 3 programs.
+def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monkeypatch):
+    # Under the interpreter: 40 queries in 32-row tiles, 2 blocks x 2 heads x 2 sequences, 3 programs.
     persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)
     monkeypatch.setattr(configs, "FORWARD_WS_CANDIDATES", {64: (persistent,), 128: (persistent,), 256: (persistent,)})
     monkeypatch.setenv("FLASHIO_FORWARD_PATH", "ws")
@@ -89,14 +87,13 @@ def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monke
                         lambda kernel, grid, *args, **constants: (launches.append((grid, args, constants)),
                                                                   launch(kernel, grid, *args, **constants))[1])
     torch.manual_seed(0)
-    q, k, v = (torch.randn(batch, heads, 40, 32, dtype=torch.bfloat16) for _ in range(3))
+    q, k, v = (torch.randn(2, 2, 40, 32, dtype=torch.bfloat16) for _ in range(3))
     balanced = flashio.attention(q, k, v, is_causal=True)
     (grid, args, constants), = launches
-    # Two query blocks a head, at most CROSS_HEAD_PAIRS_MAX_BLOCKS: the pairs span two heads.
     expected = schedules.balanced_causal_schedule(
-        2, batch * heads, launchers.INTERPRETER_PERSISTENT_PROGRAMS,
+        2, 4, launchers.INTERPRETER_PERSISTENT_PROGRAMS,
         schedules.causal_forward_block_work(40, 40, configs.INTERPRETER_FORWARD.block_m,
-                                            configs.INTERPRETER_FORWARD.block_n), across_heads=True)
+                                            configs.INTERPRETER_FORWARD.block_n))
     assert constants["LISTED"] is True and grid == (expected.programs,)
     assert args[-1].tolist() == expected.table()
     # Each tile is computed by the same code whichever program takes it: the same output, bit for bit.
@@ -140,53 +137,6 @@ def test_causal_backward_block_work_counts_the_query_blocks_that_see_each_key_bl
 def test_the_backward_pairs_put_the_low_key_block_first():
     assert schedules.pair_order(5, 1, high_first=False) == [(0, 4), (1, 3), (2,)]
     assert schedules.pair_order(5, 1) == [(4, 0), (3, 1), (2,)]
-
-
-# --- pairs across two heads (v0.30) -------------------------------------------------------------------------
-
-def test_cross_head_pairs_join_block_i_of_an_even_head_with_block_n_minus_1_minus_i_of_the_next():
-    # Three heads of three blocks: heads 0 and 1 paired across, the odd last head within itself (heavy first).
-    assert schedules.pair_order(3, 3, across_heads=True) == [(0, 5), (1, 4), (2, 3), (8, 6), (7,)]
-
-
-@pytest.mark.parametrize("seqlen, head_batches, programs", [(1024, 256, 132), (2048, 5, 132), (640, 7, 3),
-                                                            (128, 3, 2)])
-def test_a_cross_head_schedule_lists_every_tile_once_in_pairs_of_equal_work(seqlen, head_batches, programs):
-    blocks = -(-seqlen // 128)
-    work = schedules.causal_forward_block_work(seqlen, seqlen, 128, 128)
-    pairs = schedules.pair_order(blocks, head_batches, across_heads=True)
-    two_tile_work = {work[pair[0] % blocks] + work[pair[1] % blocks] for pair in pairs if len(pair) == 2}
-    assert two_tile_work == {blocks + 1.0}  # block i sees i + 1 key blocks, block n - 1 - i sees n - i
-    schedule, _ = _forward_schedule(seqlen, 128, head_batches, programs, across_heads=True)
-    assert sorted(schedule.tiles) == list(range(blocks * head_batches))
-
-
-@pytest.mark.parametrize("seqlen", [1024, 2048])
-def test_a_cross_head_schedule_is_as_short_as_the_within_head_one_on_the_issue_shapes(seqlen):
-    blocks, head_batches = seqlen // 128, 16 * 16384 // seqlen
-    within, work = _forward_schedule(seqlen, 128, head_batches, 132)
-    across, _ = _forward_schedule(seqlen, 128, head_batches, 132, across_heads=True)
-    cost = [w + schedules.TILE_OVERHEAD_BLOCKS for w in work]
-    assert across.busiest(cost, blocks) == within.busiest(cost, blocks)
-
-
-@pytest.mark.parametrize("seqlen, heads, programs, backward, across", [
-    (1024, 3, 5, False, True), (1040, 3, 5, False, False),  # 8 blocks of 128 rows, then 9
-    (1024, 3, 5, True, False),  # the fused backward keeps its pairs within a head at any length
-    (60, 16, 16, False, False),  # one block a head: 8 cross-head pairs for a grid of 16 (one per head)
-    (384, 3, 6, False, False),  # three blocks a head: 5 cross-head pairs (the last head within), 6 within
-])
-def test_the_launcher_pairs_across_heads_for_a_causal_forward_of_few_blocks_only(seqlen, heads, programs, backward,
-                                                                                  across):
-    config = configs.TileConfig(128, 128, 8, 2, "gluon", pipelined=True, persistent=True, balanced_schedule=True)
-    problem = launchers.describe(torch.empty(1, heads, seqlen, 64), torch.empty(1, heads, seqlen, 64), "bhnd", None)
-    table, constants = launchers.persistent_schedule(config, problem, True, programs, torch.device("cpu"),
-                                                     backward=backward)
-    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
-    work = block_work(seqlen, seqlen, 128, 128)
-    expected = schedules.balanced_causal_schedule(len(work), heads, programs, work, high_first=not backward,
-                                                  across_heads=across)
-    assert constants == {"LISTED": True} and table.tolist() == expected.table()
 
 
 # --- the non-causal fused backward's split tail (v0.23) ------------------------------------------------------

@@ -1,21 +1,20 @@
-"""Tile orders for the probes (v0.29-v0.30): the persistent kernels' causal balanced lists
+"""Tile orders for the probes (v0.29): the persistent kernels' causal balanced lists
 (``flashio.schedules.balanced_causal_schedule``) in other orders, patched into the launcher for the duration of a
-``with`` block.
+``with`` block. Probe-only: the library's lists keep their pairs within one head, heavy block first (forward).
 
 ``alternating_pairs`` (forward probe run 32, measured: level or slower): odd programs take their pairs light tile
-first.
-
-``cross_head_pairs`` (forward probe run 33, backward probe run 14, both run in v0.30): pairs across two heads at
-any length. Why: v0.29 measured that the programs working on one head's tiles at the same moment share one HBM
-read of its data (runs of one head's tiles on a program, which spread the programs at work over more heads, were
-slower in both passes). With pairs within a head (blocks i and n - 1 - i, equal work), n / 2 programs take a head
-at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks. Pairing block i of head h with block
-n - 1 - i of head h + 1 (still equal work) puts n programs on head h at once, and their second tiles, on head
-h + 1, start at staggered times. Over three runs (33-35) the forward gained ~1-2% at causal 1k and was level at 2k
-and 4k, so since v0.30 the library's forward pairs across heads at N <= 1k (``schedules.CROSS_HEAD_PAIRS_MAX_BLOCKS``);
-the backward was level and keeps its pairs.
-
-``within_head_pairs``: the forward's pairs within a head at any length (v0.29's lists), the control since v0.30.
+first. ``cross_head_pairs`` (forward probe runs 33-35, backward probe run 14, all run in v0.30): pairs across two heads.
+The forward's medians were level to +2% (+1.9% at d=64 causal 1k in all three runs, level at 2k-4k), the
+backward's level. v0.30 made them the library's forward lists at N <= 1k and reverted that the same session: at a
+first call the tuner timed the listed candidates 1.4-2.5x slow in 3 of 4 fresh processes with these lists and in
+none of 3 with the within-head ones (forward_short/tuner_listed.py), and chose a slower form (the grid's fp16 d=128
+causal 1k forward, 0.80 of cuDNN). results/2026-12-01_h200_v0.30_probes/cross_head_pairs.patch restores the rule. Why the latter: v0.29 measured that the programs working on one head's tiles at the same moment share one HBM read of its
+data (runs of one head's tiles on a program, which spread the programs at work over more heads, were slower in
+both passes). With the library's pairs (blocks i and n - 1 - i of one head, equal work), n / 2 programs take a
+head at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks. Pairing block i of head h with
+block n - 1 - i of head h + 1 (still equal work: n + 1 blocks of the other side's loop) puts n programs on head h
+at once, and their second tiles, on head h + 1, start at staggered times, so that each block's first reader has
+fetched it into the L2 for the next.
 """
 
 from __future__ import annotations
@@ -27,26 +26,37 @@ import torch
 from flashio import launch_plans, launchers, schedules
 
 
+def pairs_across_heads(blocks_per_head: int, head_batches: int, high_first: bool = True) -> list[tuple[int, ...]]:
+    """Tile-id pairs (``head_batch * blocks_per_head + block``): block i of head h with block n - 1 - i of head
+    h + 1 for even h; an odd last head keeps the library's pairs within itself (``schedules.pair_order``)."""
+    pairs = []
+    for head in range(0, head_batches - 1, 2):
+        first, second = head * blocks_per_head, (head + 1) * blocks_per_head
+        pairs += [(first + i, second + blocks_per_head - 1 - i) for i in range(blocks_per_head)]
+    if head_batches % 2:
+        base = (head_batches - 1) * blocks_per_head
+        pairs += [tuple(base + tile for tile in pair) for pair in _WITHIN_HEAD(blocks_per_head, 1, high_first)]
+    return pairs
+
+
+_WITHIN_HEAD = schedules.pair_order
+
+
 def cross_head_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
     """The balanced list of a causal persistent forward (query blocks) or fused backward (``backward``: key
-    blocks), its pairs across two heads (``schedules.pair_order``'s ``across_heads``, the library's forward
-    order since v0.30 at up to ``schedules.CROSS_HEAD_PAIRS_MAX_BLOCKS`` blocks a head)."""
+    blocks), its pairs from ``pairs_across_heads``."""
     head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    schedule = schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward,
-                                                  across_heads=True)
+    schedules.pair_order = pairs_across_heads
+    try:
+        schedule = schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
+                                                      high_first=not backward)
+    finally:
+        schedules.pair_order = _WITHIN_HEAD
     if schedule.programs != programs:  # fewer pairs than the launch's programs (small problems only)
         raise RuntimeError(f"cross-head pairs: {schedule.programs} programs' lists for a grid of {programs}")
     return schedule
-
-
-def within_head_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
-    """The balanced list with every pair within one head (the library's forward order up to v0.29)."""
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
-    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
-    work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    return schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward)
 
 
 def alternating_schedule(config, problem, programs: int) -> schedules.TileSchedule:
@@ -100,8 +110,3 @@ def alternating_pairs():
 def cross_head_pairs(forward: bool = True, backward: bool = False):
     """The chosen passes' lists from ``cross_head_schedule`` inside the block."""
     return _balanced_lists(cross_head_schedule, forward, backward)
-
-
-def within_head_pairs():
-    """The forward's lists from ``within_head_schedule`` inside the block (v0.29's order at any length)."""
-    return _balanced_lists(within_head_schedule, forward=True, backward=False)

@@ -166,17 +166,15 @@ def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> to
 
 def _balanced_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
                     backward: bool) -> torch.Tensor:
-    """``schedules.balanced_causal_schedule``'s table: query blocks of each head (forward; pairs across two heads
-    where ``schedules.forward_pairs_across_heads``) or key blocks of each KV head (``backward``)."""
+    """``schedules.balanced_causal_schedule``'s table: query blocks of each head (forward) or key blocks of each
+    KV head (``backward``)."""
     head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    across_heads = not backward and schedules.forward_pairs_across_heads(len(work), head_batches, programs)
     return _schedule_table((device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
-                            config.block_m, config.block_n, across_heads), programs, device,
+                            config.block_m, config.block_n), programs, device,
                            lambda: schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
-                                                                      high_first=not backward,
-                                                                      across_heads=across_heads))
+                                                                      high_first=not backward))
 
 
 def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:

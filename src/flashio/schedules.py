@@ -41,14 +41,6 @@ TILE_OVERHEAD_BLOCKS = 1.7
 # even the programs out (a tile is at most ~10% of a program's work at N=1k), few enough heads (about 2 x 132
 # pairs) that their K/V stay in the H200's 50 MB L2.
 TAIL_ROUNDS = 2
-# The causal forward pairs blocks across two heads (``pair_order``'s ``across_heads``) when a head has at most
-# this many query blocks: N <= 1k with 128-row blocks. Measured on the H200 (v0.30, forward probe runs 33, 34 and
-# 35: 3, 5 and 9 rounds, medians, tuned Gluon persistent kernel, TFLOP/s within a head -> across heads): d=64
-# causal 1k 265 -> 270, 265 -> 270, 264 -> 269; d=128 causal 1k 370 -> 378, 373 -> 376, 371 -> 369. At 2k the
-# three runs disagree (d=128 +3.4%, -0.8%, -0.2%; d=64 +1.4%, -0.3%, -1.6%): level, so the pairs stay within a
-# head there; at 4k two lists that were the same differed by 2-3% in one run (run 34), the spread of these runs.
-# The fused backward keeps its pairs within a head (backward probe run 14: -0.3% to +1%).
-CROSS_HEAD_PAIRS_MAX_BLOCKS = 8
 
 
 @dataclass(frozen=True)
@@ -82,47 +74,19 @@ class TileSchedule:
                    for p in range(self.programs))
 
 
-def pair_order(blocks_per_head: int, head_batches: int, high_first: bool = True,
-               across_heads: bool = False) -> list[tuple[int, ...]]:
-    """The causal kernels' pairs of equal work as (head_batch * blocks_per_head + block) ids.
-
-    Within a head (the default), head by head: blocks blocks_per_head - 1 - i and i (``high_first``: the
-    forward's order, its heavy query block first; else i first, the fused backward's, whose key block i is the
-    heavy one); the middle block of an odd count alone.
-
-    ``across_heads``: for each even head h with a head h + 1 after it, block i of head h with block
-    blocks_per_head - 1 - i of head h + 1, for i = 0 .. blocks_per_head - 1 (still equal work: the two blocks'
-    loops add up to blocks_per_head + 1 blocks of the other side); an odd last head keeps its pairs within
-    itself. Handed out in this order, the first blocks_per_head programs start every block of head h at once
-    (twice the programs of the within-head pairs), and their second tiles, the blocks of head h + 1, start at
-    staggered times, each after a program that read the same head's K/V moments before. Why that helps is an
-    inference from v0.29's measurements: the programs working on one head at the same time share one HBM read
-    of its K/V.
-    """
-    pairs: list[tuple[int, ...]] = []
-    head_batch = 0
-    if across_heads:
-        for head_batch in range(0, head_batches - 1, 2):
-            first, second = head_batch * blocks_per_head, (head_batch + 1) * blocks_per_head
-            pairs += [(first + i, second + blocks_per_head - 1 - i) for i in range(blocks_per_head)]
-        head_batch = head_batches - head_batches % 2
-    for head_batch in range(head_batch, head_batches):
+def pair_order(blocks_per_head: int, head_batches: int, high_first: bool = True) -> list[tuple[int, ...]]:
+    """The causal kernels' pairs, head by head: (head_batch * blocks_per_head + block) ids of blocks
+    blocks_per_head - 1 - i and i (``high_first``: the forward's order, its heavy query block first; else
+    i first, the fused backward's, whose key block i is the heavy one); the middle block of an odd count
+    alone."""
+    pairs = []
+    for head_batch in range(head_batches):
         base = head_batch * blocks_per_head
         for low in range((blocks_per_head + 1) // 2):
             high = blocks_per_head - 1 - low
             first, second = (high, low) if high_first else (low, high)
             pairs.append((base + high,) if high == low else (base + first, base + second))
     return pairs
-
-
-def forward_pairs_across_heads(blocks_per_head: int, head_batches: int, programs: int) -> bool:
-    """Whether a causal forward's balanced list pairs its blocks across two heads: a head has at most
-    ``CROSS_HEAD_PAIRS_MAX_BLOCKS`` query blocks, and the cross-head pairs are at least ``programs`` (the
-    launcher sizes its grid by the within-head pairs; with an odd block count the cross-head pairs are fewer,
-    and a short problem, 60 queries on 16 heads, would leave programs without a pair)."""
-    if blocks_per_head > CROSS_HEAD_PAIRS_MAX_BLOCKS:
-        return False
-    return len(pair_order(blocks_per_head, head_batches, across_heads=True)) >= programs
 
 
 def round_robin_schedule(blocks_per_head: int, head_batches: int, programs: int,
@@ -149,9 +113,8 @@ def whole_tile_schedule(blocks_per_head: int, head_batches: int, programs: int) 
 
 def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: int,
                              block_work: tuple[float, ...], tile_overhead: float = TILE_OVERHEAD_BLOCKS,
-                             tail_rounds: int = TAIL_ROUNDS, high_first: bool = True,
-                             across_heads: bool = False) -> TileSchedule:
-    """Pairs (``pair_order``; ``across_heads`` there) list-scheduled on ``programs`` programs -- each to the one that would finish it
+                             tail_rounds: int = TAIL_ROUNDS, high_first: bool = True) -> TileSchedule:
+    """Pairs (``pair_order``) list-scheduled on ``programs`` programs -- each to the one that would finish it
     first, ties to the lowest program, which is the round-robin while pairs are equal -- except the last
     ``tail_rounds`` x ``programs`` pairs, whose tiles go one by one, the costliest first (LPT). A tile's cost
     is ``block_work[block] + tile_overhead`` (``block_work``: key blocks per query block, one entry per
@@ -165,7 +128,7 @@ def balanced_causal_schedule(blocks_per_head: int, head_batches: int, programs: 
     # Costs in integer thousandths of a block: sums of equal pairs must tie exactly (float sums of different
     # terms may not), so that ties go to the lowest program and the bulk is the round-robin.
     cost = [round(1000 * (work + tile_overhead)) for work in block_work]
-    pairs = pair_order(blocks_per_head, head_batches, high_first, across_heads)
+    pairs = pair_order(blocks_per_head, head_batches, high_first)
     programs = min(programs, len(pairs))
     tail_pairs = min(len(pairs), tail_rounds * programs)
     bulk, tail = pairs[:len(pairs) - tail_pairs], pairs[len(pairs) - tail_pairs:]

@@ -453,13 +453,15 @@ their second tiles by a key block. Prediction: +1-2% at d=128 causal 1k-2k, leve
 median of 3 rounds, tuned Gluon within / across heads (cuDNN): d=128 1k 370 / 378 (430), 2k 467 / 483 (484), 4k
 577 / 568 (540); d=64 1k 265 / 270 (338), 2k 363 / 368 (397), 4k 422 / 427 (434). The Triton persistent form
 +0.5-4%. Right by this run at N <= 2k; the library's forward paired across heads at up to 16 blocks a head for
-run 34. Run 34 (v0.30, 5 rounds; probe_fwd_run34.txt): the same points, forms "tuned persistent" (the library's
-lists), "tuned persistent, within-head pairs" (the control) and "tuned persistent, cross-head pairs" (at any
-length). TFLOP/s library / within / across: d=128 1k 376 / 373 / 375, 2k 486 / 490 / 494, 4k 565 / 582 / 567 (at
-4k the library's list is the within-head one: the same list differs by 3% here); d=64 1k 270 / 265 / 270, 2k 362 /
-363 / 367, 4k 417 / 427 / 428. Run 35 (9 rounds, N <= 2k; probe_fwd_run35.txt), library / within: d=128 1k 369 /
-371, 2k 481 / 482; d=64 1k 269 / 264, 2k 359 / 365. So: d=64 causal 1k +1.9% in all three runs, d=128 1k +2.2,
-+0.8, -0.5%, 2k level. The library pairs across heads at N <= 1k only since (CROSS_HEAD_PAIRS_MAX_BLOCKS = 8).
+run 34 (results/2026-12-01_h200_v0.30_probes/cross_head_pairs.patch). Run 34 (v0.30, 5 rounds; probe_fwd_run34.txt):
+the same points, forms "tuned persistent" (the library's lists then), "tuned persistent, within-head pairs" (the
+control) and "tuned persistent, cross-head pairs" (at any length). TFLOP/s library / within / across: d=128 1k 376 /
+373 / 375, 2k 486 / 490 / 494, 4k 565 / 582 / 567 (at 4k the library's list was the within-head one: one list
+differs by 3% here); d=64 1k 270 / 265 / 270, 2k 362 / 363 / 367, 4k 417 / 427 / 428. Run 35 (9 rounds, the library
+pairing across heads at N <= 2k still; probe_fwd_run35.txt), library / within: d=128 1k 369 / 371, 2k 481 / 482; d=64
+1k 269 / 264, 2k 359 / 365. So d=64 causal 1k +1.9% in all three runs, d=128 1k +2.2 / +0.8 / -0.5%, 2k level.
+Kept at N <= 1k, then reverted the same session: the tuner's first-call timings (tuner_listed.py) had the listed
+candidates 1.4-2.5x slow with cross-head lists in 3 of 4 fresh processes, in none of 3 with within-head lists.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
         --rounds 3 --skip-tuned --points causal:1024 causal:2048 causal:4096 --forms "tuned persistent" \
@@ -483,7 +485,7 @@ from flashio.check import forcing
 from flashio.configs import TileConfig
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from tile_orders import alternating_pairs, cross_head_pairs, within_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
+from tile_orders import alternating_pairs, cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 
 @contextlib.contextmanager
@@ -632,11 +634,8 @@ FORMS = {
     "Triton ws persistent, balanced, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         cross_head_pairs),
-    # v0.30's runs 34-35: the library's forward pairs across heads at up to 8 blocks a head; the control keeps
-    # every pair within a head (v0.29's lists).
-    "tuned persistent, within-head pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
-        within_head_pairs),
+    # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
+    # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
     # its warpgroup MMAs) against the descriptor kernel, whose MMAs are not serialised.
     "Triton portable 64x64 (d=64)": ({"FLASHIO_FORWARD_PATH": "pointer"}, {"FORWARD_CANDIDATES": {
