@@ -35,7 +35,8 @@ class FlashAttentionFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, q, k, v, options: AttentionOptions, seed: int):
-        # A backward follows when an input requires grad: a first call may compile its kernels now (prepared).
+        # A backward follows when an input requires grad: a first call compiles its kernels in the forward's batch
+        # (launch_plans.COMPILE_BACKWARD_WITH_FORWARD).
         backward_follows = {"deterministic": options.deterministic} if any(ctx.needs_input_grad[:3]) else None
         out, lse = launchers.attention_forward(
             q, k, v, layout=options.layout, softmax_scale=options.softmax_scale, causal=options.causal,

@@ -654,7 +654,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
     lse = _new_row_stats(problem, q)
     if q.numel() == 0:
         return out, lse
-    backward_compiles = None  # the first backward's compiles, joining the forward's batch (prepared, off)
+    backward_compiles = None  # the first backward's compiles, joining the forward's batch
     if backward_follows is not None and launch_plans.COMPILE_BACKWARD_WITH_FORWARD and q.is_cuda:
         backward_compiles = functools.partial(_backward_compile_jobs, q, k, v, out, lse, layout=layout,
                                               softmax_scale=softmax_scale, causal=causal, dropout_p=dropout_p,

@@ -287,11 +287,14 @@ causal 1k 277 / 265 / 222 (314), 2k 370 / 372 / 323 (393), 16k 525 / 521 / 481 (
 -4% to +2% (the noise, and a loss at causal 1k), runs of 4 down to -20%. Spreading the programs at work at once
 over more heads costs more than re-reading a head's Q/dO from HBM saves.
 
-Run 14 (v0.29, prepared, not yet run; results/2026-12-01_h200_v0.29_probes/call6.sh): the tuned forms with their
+Run 14 (prepared in v0.29, run in v0.30; results/2026-12-01_h200_v0.29_probes/call6.sh, output in
+results/2026-12-01_h200_v0.30_probes/probe_bwd_run14.txt): the tuned forms with their
 causal pairs of key blocks across two heads (``tile_orders.cross_head_pairs``: key block i of head h with key block
 n - 1 - i of head h + 1; 8 programs on one head's key blocks at 1k instead of 4, the second tiles' starts
 staggered). Built on the CPU: every key block listed once, the modelled makespan equal to the library's list's.
-Prediction: +1-3% at causal 1k-2k (v0.28: Q and dO in the L2 +7.1% at d=128 causal 1k), level at 4k.
+Prediction: +1-3% at causal 1k-2k (v0.28: Q and dO in the L2 +7.1% at d=128 causal 1k), level at 4k. Outcome,
+bf16, median of 3 rounds, within / across heads (cuDNN): d=128 1k 277 / 279 (319), 2k 376 / 379 (403), 4k 453 / 454
+(455); d=64 1k 241 / 241 (252), 2k 329 / 328 (328), 4k 390 / 394 (379). Wrong: -0.3% to +1%, level. Not kept.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 64 --rounds 3 --causal yes --seqlens 1024 2048 4096 \
