@@ -611,29 +611,51 @@ def _remember(key: Hashable, option: Hashable) -> None:
         pass
 
 
-# Candidates whose first timings are within this fraction of the fastest (at most ``REMATCH_LEADERS`` of
-# them) are timed again, alternately. One timing each misjudged forms on the H200: at bf16 d=128 non-causal
-# 16k two runs chose forms the bench then measured 7% apart (v0.13, 631 and 585 TFLOP/s); at bf16 d=64
-# 2k-4k the bench's tuning chose the Triton 64x64 kernel (380 / 397 TFLOP/s afterwards) where the persistent
-# Gluon form ran at 404-427 in the run before and led it by 6% in the tuner's timings of another process
-# (v0.14). Drifts of the clocks of that size between runs are why the margin is wider than the 3% of v0.13.
+# Candidates whose ranking timings (the first, or the lower of two after a second look, ``SLOW_WINDOW``) are within
+# this fraction of the fastest (at most ``REMATCH_LEADERS`` of them) are timed again, alternately. One timing each
+# misjudged forms on the H200: at bf16 d=128 non-causal 16k two runs chose forms the bench then measured 7% apart
+# (v0.13, 631 and 585 TFLOP/s); at bf16 d=64 2k-4k the bench's tuning chose the Triton 64x64 kernel (380 / 397
+# TFLOP/s afterwards) where the persistent Gluon form ran at 404-427 in the run before and led it by 6% in the
+# tuner's timings of another process (v0.14). Drifts of the clocks of that size between runs are why the margin is
+# wider than the 3% of v0.13.
 CLOSE_CALL = 0.08
 REMATCH_LEADERS = 3
 REMATCH_ROUNDS = 2
+# Candidates whose first timing is more than this fraction behind the fastest are timed once more, and the lower of
+# their two timings ranks them. A slow window on the H200 decided a point for the process's life: v0.30's fp16 d=128
+# causal 1k first call timed both listed forms at 0.475 ms against 0.191 ms for the round-robin form, chose it, and
+# ran at 0.80 of cuDNN (a listed form: 0.85 in another process); in fresh processes those forms' first timings were
+# 1.4-2.5x slow in 3 of 4 (`experiments/forward_short/tuner_listed.py`). In the v0.30 grids' tuning records 54 of
+# 1,370 first timings were past 1.3x the fastest (0.14 a key), so the second look costs ~10 ms a key on average;
+# past 1.08x there were 534 more, too many to re-time them all.
+SLOW_WINDOW = 0.3
 _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 
 
 def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_config: Callable) -> tuple[int, dict]:
-    """Index of the fastest of close candidates ((first time, index) pairs, fastest first), and every
-    leader's timings: each timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift of the clocks
-    or of the GPU's temperature falls on all of them), compared by median; a tie keeps the first timing's
-    order."""
-    times = {index: [time] for time, index in leaders}
+    """Index of the fastest of close candidates ((ranking time, index) pairs, fastest first), and the
+    rematch's timings of each: every leader timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift
+    of the clocks or of the GPU's temperature falls on all of them), its ranking time and those compared by
+    median; a tie keeps the ranking's order."""
+    ranked = {index: [time] for time, index in leaders}
+    rematched = {index: [] for _, index in leaders}
     for _ in range(REMATCH_ROUNDS):
-        for index, timed in times.items():
+        for index, timed in rematched.items():
             timed.append(time_config(candidates[index]))
-    _COUNTERS["measurements"] += REMATCH_ROUNDS * len(times)
-    return min(times, key=lambda index: statistics.median(times[index])), times
+    _COUNTERS["measurements"] += REMATCH_ROUNDS * len(rematched)
+    best = min(ranked, key=lambda index: statistics.median(ranked[index] + rematched[index]))
+    return best, rematched
+
+
+def _second_look(timings: dict, candidates: Sequence, time_config: Callable) -> None:
+    """Time once more, slowest first, each candidate whose first timing in ``timings`` (index -> list of ms)
+    is more than ``SLOW_WINDOW`` behind the fastest, appending to its list."""
+    fastest = min(times[0] for times in timings.values())
+    slow = sorted((index for index, times in timings.items() if times[0] > fastest * (1 + SLOW_WINDOW)
+                   and times[0] != float("inf")), key=lambda index: -timings[index][0])
+    for index in slow:
+        timings[index].append(time_config(candidates[index]))
+    _COUNTERS["measurements"] += len(slow)
 
 
 def choose_config(
@@ -648,7 +670,9 @@ def choose_config(
     ``time_config(option)`` runs the kernel with ``option`` and returns its time in milliseconds, or
     ``float('inf')`` when it does not fit the device (out of shared memory, registers). ``prepare``, if
     given, is called with the candidates just before they are timed, and only then (the launchers compile
-    them concurrently there). A choice timed by an earlier process (``tuning_cache_path``) is taken without
+    them concurrently there). Each candidate is timed once; one more time if that is more than
+    ``SLOW_WINDOW`` behind the fastest (the lower ranks it); the close leaders ``REMATCH_ROUNDS`` more times
+    (``CLOSE_CALL``). A choice timed by an earlier process (``tuning_cache_path``) is taken without
     timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
     """
     chosen = _CHOICES.get(key)
@@ -662,16 +686,18 @@ def choose_config(
             if prepare is not None:
                 prepare(candidates)
             _COUNTERS["measurements"] += len(candidates)
-            timings = sorted((time_config(config), index) for index, config in enumerate(candidates))
-            best_time, best_index = timings[0]
-            if best_time == float("inf"):
+            all_times = {index: [time_config(config)] for index, config in enumerate(candidates)}
+            if min(times[0] for times in all_times.values()) == float("inf"):
                 raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
-            all_times = {index: [time] for time, index in timings}
-            leaders = [(time, index) for time, index in timings[:REMATCH_LEADERS]
+            _second_look(all_times, candidates, time_config)
+            ranking = sorted((min(times), index) for index, times in all_times.items())
+            best_time, best_index = ranking[0]
+            leaders = [(time, index) for time, index in ranking[:REMATCH_LEADERS]
                        if time <= best_time * (1 + CLOSE_CALL)]
             if len(leaders) > 1:
                 best_index, rematched = _rematch(leaders, candidates, time_config)
-                all_times.update(rematched)
+                for index, times in rematched.items():
+                    all_times[index] += times
             chosen = candidates[best_index]
             _TIMINGS[key] = tuple((candidates[index], tuple(times)) for index, times in sorted(all_times.items()))
             _remember(key, chosen)
