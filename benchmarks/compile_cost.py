@@ -9,8 +9,18 @@ configs.WS_TUNED_BUCKETS has the head dim, Gluon), the backward's dQ strategies 
 kernel's candidates, and the two-kernel scheme's dK/dV and dQ tiles where that strategy is timed), less the
 candidates configs.HOPPER_UNTIMED leaves out; ``--all`` keeps them (what FLASHIO_TUNE_ALL=1, and every first call
 before v0.27, compiled). ``--threads N`` compiles N at a time, as launch_plans.compile_concurrently does on the GPU
-(it compiles one timing batch at a time; here everything is one batch, so this is a lower bound). The preprocess
-and conversion kernels, compiled by every first call alike, are left out.
+(it compiles one timing batch at a time; here everything is one batch, so this is a lower bound). ``--processes N``
+compiles them in N worker processes instead (spawned, each importing flashio; the wall includes starting them, and
+the wall after a warm-up job in every worker is printed too): whether Python's interpreter lock, which threads
+share, limits the threads' wall. The preprocess and conversion kernels, compiled by every first call alike, are
+left out.
+
+v0.31 on the H200's 16-core host (results/2026-12-01_h200_v0.31_probes/call1_compile_cost.txt), d=64 causal, 15
+kernels: 1 thread 24.3 s wall; 4 threads 7.5 s; 8 threads 6.0 s; 16 threads 7.5 s, the compiles' summed time rising
+24 -> 28 -> 44 -> 73 s as they slow each other. 8 and 16 processes: 28.5 and 31.8 s summed, 5.6 and 4.8 s wall once
+started, but starting them (spawn, importing torch and flashio) took 4.8-5.7 s. At d=128 non-causal (9 kernels): 8
+threads 7.4 s, 8 processes 5.3 s after a 5.4 s start. So the threads do contend (by the summed times), but a process
+pool's floor, its longest compile, is ~1-1.5 s below the threads' wall, less than the pool's start.
 
 The GPU measurement is `benchmarks/first_call.py` (v0.27: bf16 d=128 non-causal 4k, 39 kernels compiled and 85.8 s
 before, 11 and 20.9 s with the pruning and concurrent compiles on the H200's 16-core host).
@@ -23,7 +33,8 @@ import os
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 from flashio import configs, launchers
 from flashio.bench import resources
@@ -100,12 +111,30 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
     return jobs
 
 
+def _compile_in_worker(d: int, causal: bool, everything: bool, index: int) -> tuple[str, float, str]:
+    """Compile job ``index`` of ``first_call_kernels(d, causal, everything)`` in this (worker) process: (label,
+    seconds, error or "")."""
+    label, kernel, constants, config = first_call_kernels(d, causal, everything)[index]
+    start = time.perf_counter()
+    try:
+        resources.compile_for_hopper(kernel, constants, config)
+        error = ""
+    except Exception as exception:  # noqa: BLE001 - a first call pays a failed candidate's attempt too
+        error = f"{label} {config}: {type(exception).__name__}"
+    return label, time.perf_counter() - start, error
+
+
+def _started(_index: int) -> None:
+    time.sleep(0.2)  # long enough that each worker takes one of these calls
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("head_dim", type=int, choices=(64, 128, 256))
     parser.add_argument("--causal", action="store_true")
     parser.add_argument("--all", action="store_true", help="every candidate (FLASHIO_TUNE_ALL=1)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=0, help="compile in N worker processes instead")
     args = parser.parse_args(argv)
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()  # an empty cache: nothing compiled before is reused
     jobs = first_call_kernels(args.head_dim, args.causal, args.all)
@@ -122,16 +151,30 @@ def main(argv=None) -> int:
         seconds[label] = seconds.get(label, 0.0) + time.perf_counter() - start
 
     start = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=max(1, args.threads)) as pool:
-        list(pool.map(compile_one, jobs))
+    if args.processes > 0:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=args.processes, mp_context=context) as pool:
+            # every worker started and importing flashio before the compiles' own clock starts
+            list(pool.map(_started, range(args.processes)))
+            warm = time.perf_counter()
+            outcomes = pool.map(_compile_in_worker, *zip(*[(args.head_dim, args.causal, args.all, index)
+                                                          for index in range(len(jobs))]))
+            for label, value, error in outcomes:
+                seconds[label] = seconds.get(label, 0.0) + value
+                if error:
+                    failed.append(error)
+        print(f"workers started in {warm - start:.1f} s; compiles {time.perf_counter() - warm:.1f} s wall after that")
+    else:
+        with ThreadPoolExecutor(max_workers=max(1, args.threads)) as pool:
+            list(pool.map(compile_one, jobs))
     wall = time.perf_counter() - start
     for label, value in seconds.items():
         print(f"d={args.head_dim} {label}: {sum(1 for j in jobs if j[0] == label)} kernels, {value:.1f} s")
     for line in failed:
         print(f"    did not compile: {line}")
+    workers = f"{args.processes} process(es)" if args.processes else f"{max(1, args.threads)} thread(s)"
     print(f"d={args.head_dim} {'causal' if args.causal else 'non-causal'}{' (all candidates)' if args.all else ''}: "
-          f"{len(jobs)} kernels, {sum(seconds.values()):.1f} s of compiling, {wall:.1f} s wall on "
-          f"{max(1, args.threads)} thread(s)")
+          f"{len(jobs)} kernels, {sum(seconds.values()):.1f} s of compiling, {wall:.1f} s wall on {workers}")
     return 0
 
 

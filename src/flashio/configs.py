@@ -622,12 +622,16 @@ CLOSE_CALL = 0.08
 REMATCH_LEADERS = 3
 REMATCH_ROUNDS = 2
 # Candidates whose first timing is more than this fraction behind the fastest are timed once more, and the lower of
-# their two timings ranks them. A slow window on the H200 decided a point for the process's life: v0.30's fp16 d=128
-# causal 1k first call timed both listed forms at 0.475 ms against 0.191 ms for the round-robin form, chose it, and
-# ran at 0.80 of cuDNN (a listed form: 0.85 in another process); in fresh processes those forms' first timings were
-# 1.4-2.5x slow in 3 of 4 (`experiments/forward_short/tuner_listed.py`). In the v0.30 grids' tuning records 54 of
-# 1,370 first timings were past 1.3x the fastest (0.14 a key), so the second look costs ~10 ms a key on average;
-# past 1.08x there were 534 more, too many to re-time them all.
+# their two timings ranks them, so that one slow window (of the clocks, of the machine) does not drop a candidate
+# for the process's life. Measured on the H200 (v0.31 call 2: v0.30's cross-head causal lists restored, d=128 causal
+# 1k, fresh processes): in 1 of 4 processes a listed form's first timing was 0.253 ms against 0.183 for the fastest,
+# its second 0.184, and it went on to the rematch; in the other 3 both timings were slow (0.32-0.42 ms), a slowness
+# of those lists in that process that no re-timing mends (v0.30 reverted them after its grid chose a slower form
+# there). In the six v0.31 grids (60 points) 33 candidates got a second look, ~50 ms each; 32 were slow again
+# (slower forms), and one, the persistent forward at d=256 bf16 non-causal 16k (3.88 ms, then 2.99 against the
+# fastest's 2.89), entered the rematch and won it (medians 3.22 against 3.31 ms). A first call's timings: 39 -> 41
+# at d=64 causal 1k, 19 -> 19 at d=128 non-causal 4k (v0.31 call 1). Past 1.08x there are ~1.4 candidates a key (the
+# v0.30 grids' records), too many to re-time them all.
 SLOW_WINDOW = 0.3
 _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 

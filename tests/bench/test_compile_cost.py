@@ -1,11 +1,20 @@
 """benchmarks/compile_cost.py: the kernels a first Hopper call compiles for a shape bucket, listed without a GPU
 (the compiling itself is the script's run, not a test)."""
 
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+import triton
 
 from flashio import configs
 
 from .scripts import load_benchmark_script
+
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -42,3 +51,24 @@ def test_no_untimed_candidate_is_compiled_and_every_other_one_is(compile_cost, m
     assert not kept & untimed
     dropped_strategies = {entry for entry in every - kept if entry[0] in ("backward_dkdv", "backward_dq")}
     assert every - kept == (untimed & every) | dropped_strategies
+
+
+
+@pytest.mark.skipif(not (Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas").exists(),
+                    reason="this Triton build ships no NVIDIA ptxas to compile with")
+def test_a_worker_compiles_the_job_it_is_given_by_its_index(tmp_path):
+    # What --processes runs in each worker process: the job is found again by its index in the same list, so
+    # that only picklable arguments cross the process boundary. In a subprocess without TRITON_INTERPRET (this
+    # suite's setting, under which kernels cannot be compiled), as tests/bench/test_resources.py does.
+    env = {k: v for k, v in os.environ.items() if k not in ("TRITON_INTERPRET", "FLASHIO_TUNE_ALL")}
+    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT / "src"), str(_ROOT / "benchmarks")])
+    env["TRITON_CACHE_DIR"] = str(tmp_path)
+    program = ("import compile_cost\n"
+               "jobs = compile_cost.first_call_kernels(64, True, False)\n"
+               "index = [label for label, *_ in jobs].index('backward dQ, portable')\n"
+               "print(repr(compile_cost._compile_in_worker(64, True, False, index)))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    label, seconds, error = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert (label, error) == ("backward dQ, portable", "") and seconds > 0
+    assert any(tmp_path.rglob("*.cubin"))

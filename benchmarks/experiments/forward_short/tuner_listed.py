@@ -13,6 +13,14 @@ length). ``--no-switches``: launch_plans.BUILD_LAUNCHERS_AHEAD and COMPILE_BACKW
 first call). Outcome (H200, d=128 causal 1k, each line a fresh process with empty caches): with cross-head lists
 the listed candidates timed 1.4-2.5x slow in 3 of 4 processes (0.2484 of 0.1838 / 0.1843 in a rematch; 0.3563;
 0.3346 and 0.3689; 0.2648 and 0.2849 ms), switches on or off; with within-head lists 0.1828-0.1906 ms in 3 of 3.
+
+v0.31 (the tuner's second look at first timings past 1.3x the fastest, configs.SLOW_WINDOW): with the library rule
+of v0.30 restored (cross_head_pairs.patch; the script without ``--cross-head``), 4 fresh processes: in 3 the listed
+forms were slow at both timings (0.32-0.42 ms), in 1 a listed form's 0.253 ms first timing came back at 0.184 and
+went to the rematch (results/2026-12-01_h200_v0.31_probes/call2_tuner_listed.txt). ``--cross-head`` timed the
+listed forms at 1.6-3.1 ms in v0.31 call 1: the probe context then built a new tile table on every launcher call,
+which the tuner's timings pay (fixed in tile_orders._balanced_lists; with the tables kept, call 2: 0.185-0.19 ms
+but one 0.349 ms rematch timing).
 """
 
 import argparse
