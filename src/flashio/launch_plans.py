@@ -214,7 +214,9 @@ def compile_threads() -> int:
     """Threads that compile a first call's candidates: ``FLASHIO_COMPILE_THREADS``, by default the CPUs
     (at most 8: the largest list a first call times on Hopper has 8 candidates, and each compile holds up to
     ~0.4 GB, ptxas's peak for a Gluon forward); 1 compiles each candidate when it is first timed, one after
-    the other."""
+    the other. Measured on the H200's 16-core host (v0.31, benchmarks/compile_cost.py, the 15 kernels of a d=64
+    causal first call): 4, 8 and 16 threads 7.5, 6.0 and 7.5 s, the threads slowing each other's compiles (24 s
+    summed on one thread, 44 on 8, 73 on 16); worker processes would finish in 4.8 s, but start in 5-6 s."""
     setting = os.environ.get("FLASHIO_COMPILE_THREADS")
     if setting:
         try:
