@@ -3,18 +3,22 @@
 ``with`` block. Probe-only: the library's lists keep their pairs within one head, heavy block first (forward).
 
 ``alternating_pairs`` (forward probe run 32, measured: level or slower): odd programs take their pairs light tile
-first. ``cross_head_pairs`` (forward probe runs 33-35, backward probe run 14, all run in v0.30): pairs across two heads.
-The forward's medians were level to +2% (+1.9% at d=64 causal 1k in all three runs, level at 2k-4k), the
+first. ``cross_head_pairs`` (forward probe runs 33-35, backward probe run 14, all run in v0.30): pairs across two
+heads. The forward's medians were level to +2% (+1.9% at d=64 causal 1k in all three runs, level at 2k-4k), the
 backward's level. v0.30 made them the library's forward lists at N <= 1k and reverted that the same session: at a
 first call the tuner timed the listed candidates 1.4-2.5x slow in 3 of 4 fresh processes with these lists and in
 none of 3 with the within-head ones (forward_short/tuner_listed.py), and chose a slower form (the grid's fp16 d=128
-causal 1k forward, 0.80 of cuDNN). results/2026-12-01_h200_v0.30_probes/cross_head_pairs.patch restores the rule. Why the latter: v0.29 measured that the programs working on one head's tiles at the same moment share one HBM read of its
-data (runs of one head's tiles on a program, which spread the programs at work over more heads, were slower in
-both passes). With the library's pairs (blocks i and n - 1 - i of one head, equal work), n / 2 programs take a
-head at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks. Pairing block i of head h with
-block n - 1 - i of head h + 1 (still equal work: n + 1 blocks of the other side's loop) puts n programs on head h
-at once, and their second tiles, on head h + 1, start at staggered times, so that each block's first reader has
-fetched it into the L2 for the next.
+causal 1k forward, 0.80 of cuDNN). v0.31 found why (forward_short/cross_head_slowness.py): the rule's launcher built
+its pair list on every call, and the tuner's timings, which run the launcher on every call, were (by inference) the
+host's; through launch plans the listed forms ran at full speed in every process. The lists stay reverted, their
+gain being within noise where the tuner uses them. results/2026-12-01_h200_v0.30_probes/cross_head_pairs.patch
+restores the rule. Why pairs across heads were tried: v0.29 measured that the programs working on one head's tiles
+at the same moment share one HBM read of its data (runs of one head's tiles on a program, which spread the programs
+at work over more heads, were slower in both passes). With the library's pairs (blocks i and n - 1 - i of one head,
+equal work), n / 2 programs take a head at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks.
+Pairing block i of head h with block n - 1 - i of head h + 1 (still equal work: n + 1 blocks of the other side's
+loop) puts n programs on head h at once, and their second tiles, on head h + 1, start at staggered times, so that
+each block's first reader has fetched it into the L2 for the next.
 """
 
 from __future__ import annotations

@@ -623,15 +623,18 @@ REMATCH_LEADERS = 3
 REMATCH_ROUNDS = 2
 # Candidates whose first timing is more than this fraction behind the fastest are timed once more, and the lower of
 # their two timings ranks them, so that one slow window (of the clocks, of the machine) does not drop a candidate
-# for the process's life. Measured on the H200 (v0.31 call 2: v0.30's cross-head causal lists restored, d=128 causal
-# 1k, fresh processes): in 1 of 4 processes a listed form's first timing was 0.253 ms against 0.183 for the fastest,
-# its second 0.184, and it went on to the rematch; in the other 3 both timings were slow (0.32-0.42 ms), a slowness
-# of those lists in that process that no re-timing mends (v0.30 reverted them after its grid chose a slower form
-# there). In the six v0.31 grids (60 points) 33 candidates got a second look, ~50 ms each; 32 were slow again
-# (slower forms), and one, the persistent forward at d=256 bf16 non-causal 16k (3.88 ms, then 2.99 against the
-# fastest's 2.89), entered the rematch and won it (medians 3.22 against 3.31 ms). A first call's timings: 39 -> 41
-# at d=64 causal 1k, 19 -> 19 at d=128 non-causal 4k (v0.31 call 1). Past 1.08x there are ~1.4 candidates a key (the
-# v0.30 grids' records), too many to re-time them all.
+# for the process's life. Measured on the H200 (v0.31 call 2, d=128 fp16 causal 1k, v0.30's cross-head causal lists
+# restored, fresh processes): in 1 of 4 processes a listed form's first timing was 0.253 ms against 0.183 for the
+# fastest, its second 0.184, and it went on to the rematch. In the other 3 both timings were slow (0.32-0.42 ms):
+# that rule's launcher built its pair list on every call (129 us of Python on a 2-core CPU), and a timing here runs
+# the launcher for every call, with an L2 clear between calls, so (by inference) a launcher slower than the GPU made
+# the timing the host's; through launch plans the same kernels ran at 0.184-0.212 ms in 6 of 6 processes (call 6).
+# The library's launchers are not that slow: the chosen candidates' timings here are within 3% of the bench's
+# plan-replayed times at every 1k point of the v0.31 grids. In those grids (60 points) 33 candidates got a second
+# look, ~50 ms each; 32 were slow again (slower forms), and one, the persistent forward at d=256 bf16 non-causal 16k
+# (3.88 ms, then 2.99 against the fastest's 2.89), entered the rematch and won it (medians 3.22 against 3.31 ms). A
+# first call's timings: 39 -> 41 at d=64 causal 1k, 19 -> 19 at d=128 non-causal 4k (v0.31 call 1). Past 1.08x there
+# are ~1.4 candidates a key (the v0.30 grids' records), too many to re-time them all.
 SLOW_WINDOW = 0.3
 _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 

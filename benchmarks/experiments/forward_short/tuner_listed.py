@@ -17,7 +17,10 @@ the listed candidates timed 1.4-2.5x slow in 3 of 4 processes (0.2484 of 0.1838 
 v0.31 (the tuner's second look at first timings past 1.3x the fastest, configs.SLOW_WINDOW): with the library rule
 of v0.30 restored (cross_head_pairs.patch; the script without ``--cross-head``), 4 fresh processes: in 3 the listed
 forms were slow at both timings (0.32-0.42 ms), in 1 a listed form's 0.253 ms first timing came back at 0.184 and
-went to the rematch (results/2026-12-01_h200_v0.31_probes/call2_tuner_listed.txt). ``--cross-head`` timed the
+went to the rematch (results/2026-12-01_h200_v0.31_probes/call2_tuner_listed.txt). Why (call 6,
+cross_head_slowness.py): the same forms run at 0.184-0.212 ms through launch plans in every process; the rule's
+launcher built its pair list on every call (129 us of Python), and the tuner's timings run the launcher on every
+call, so (by inference) those timings were the host's. ``--cross-head`` timed the
 listed forms at 1.6-3.1 ms in v0.31 call 1: the probe context then built a new tile table on every launcher call,
 which the tuner's timings pay (fixed in tile_orders._balanced_lists; with the tables kept, call 2: 0.185-0.19 ms
 but one 0.349 ms rematch timing).
