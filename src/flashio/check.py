@@ -372,6 +372,15 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     pingpong=True),
             persistent_d256),
+        # v0.31 (prepared): the tuned persistent forms of d=64 and d=128 storing their output 16 bytes at a time
+        # (words exchanged between the lanes of a row by warp shuffles); d=256's tuned form does not store from
+        # registers.
+        "forward: Gluon, persistent, tuned options, 16-byte output stores": gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True, wide_stores=True),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
+                    wide_stores=True),
+            persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

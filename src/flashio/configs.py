@@ -88,7 +88,9 @@ class TileConfig:
     Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
-    after the kernel; causal calls are unaffected.
+    after the kernel; causal calls are unaffected; ``wide_stores`` (persistent Gluon forward storing its output
+    from registers, 64-row consumers): the output words exchanged between the four lanes of each row by warp
+    shuffles so that each thread stores 16 contiguous bytes instead of 4 (no shared memory).
     """
 
     block_m: int
@@ -119,6 +121,7 @@ class TileConfig:
     split_rows: bool = False
     late_key_gradient_wait: bool = False
     split_tail: bool = False
+    wide_stores: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

@@ -311,12 +311,32 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # was removed in v0.22: slower, and its d=256 form hung on the H200). v0.18's half diagonal block and
     # tile list (LISTED) keep the bounds: 0-32 B at d=64 and d=128, 48 B at d=256; Q in registers (v0.18,
     # prepared) none at d=64, 8 B at d=128 causal. v0.25's tuned forms with ping-pong turns (prepared): none at
-    # d=64, 32 B at d=128 causal.
+    # d=64, 32 B at d=128 causal. v0.31's tuned forms with 16-byte output stores (prepared): the same bounds.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 34
+    assert len(rows) == 36
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
+
+
+def test_sixteen_byte_output_stores_replace_the_four_byte_ones_without_shared_memory_or_registers(gluon_forward):
+    # v0.31 (prepared): the tuned d=64 and d=128 persistent forms with wide_stores. Each consumer thread holds
+    # HEAD_DIM / 4 output words of 4 bytes; exchanged between the four lanes of a row (warp shuffles), they go
+    # out as HEAD_DIM / 16 stores of 16 bytes. Per kernel (two consumer copies of the code): every 4-byte output
+    # store gone, the LSE rows' 4 left, and no more shared memory, registers or warpgroup MMAs than the tuned
+    # form. Compiled causal (the surveyed forms take the tile list): the d=128 form's stack 8 -> 32 B,
+    # reloaded per tile, not in the key loop (read from the SASS on the CPU).
+    rows = {row["label"]: row for row in gluon_forward}
+    wide = [row for label, row in rows.items() if "wide-out" in label]
+    assert len(wide) == 2
+    for row in wide:
+        base = rows[row["label"].replace(" wide-out", "")]
+        head_dim = 64 if row["label"].endswith("d=64") else 128
+        assert row["STG.E.128"] == 2 * head_dim // 16 and base.get("STG.E.128", 0) == 0, (row, base)
+        assert base["STG_narrow"] - row["STG_narrow"] == 2 * head_dim // 4 and row["STG_narrow"] == 4, (row, base)
+        assert (row["registers"], row["shared_kb"], row["HGMMA"]) == \
+            (base["registers"], base["shared_kb"], base["HGMMA"]), (row, base)
+        assert row["stack"] <= 32, row
 
 
 def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_round_robin(fused_backward):

@@ -467,6 +467,21 @@ candidates 1.4-2.5x slow with cross-head lists in 3 of 4 fresh processes, in non
         --rounds 3 --skip-tuned --points causal:1024 causal:2048 causal:4096 --forms "tuned persistent" \
         "tuned persistent, cross-head pairs" "Triton ws persistent, balanced" \
         "Triton ws persistent, balanced, cross-head pairs"
+
+Run 36 (prepared in v0.31, not run): the tuned persistent forms storing their output 16 bytes at a time
+(``wide_stores``: each row's words exchanged between its four lanes by two butterfly shuffle steps, then one
+16-byte store per four words; no shared memory). Why: at d=128 non-causal 1k the LG throttle is 5.6% of the tuned
+forward's stall samples and absent from cuDNN's, whose output goes through shared memory and a TMA store (v0.31,
+experiments/backward_limiter/stall_reasons.py on ncu runs 11-12). Compiled for sm_90a on the CPU: at d=128 the 68
+4-byte stores become 4 (the LSE rows) plus 16 of 16 bytes, for 64 more shuffles and ~200 more instructions in all
+(5,512 -> 5,736 non-causal), the same 168 registers and 225.3 KB of shared memory; causal, its stack 8 -> 32 bytes,
+reloaded once per tile. Prediction: +0.5-2% at 1k (the stalls sit in the epilogue, partly hidden by the other
+consumer's products), level at 16k. Check path first: "forward: Gluon, persistent, tuned options, 16-byte output
+stores".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
+        --rounds 5 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 noncausal:16384 \
+        --forms "tuned persistent" "tuned persistent, 16-byte output stores"
 """
 
 import argparse
@@ -634,6 +649,10 @@ FORMS = {
     "Triton ws persistent, balanced, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         cross_head_pairs),
+    # v0.31 (prepared, run 36): the tuned persistent forms storing their output 16 bytes at a time.
+    "tuned persistent, 16-byte output stores": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], wide_stores=True),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], wide_stores=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -157,6 +157,11 @@ def resources(compiled, num_warps: int) -> dict:
         for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
             if instruction.startswith(name):
                 opcodes[name] += 1
+        # Global stores, 16-byte ones apart (v0.31: the forward's output), predicated ones (masked rows) included.
+        words = text.split()
+        store = words[1] if words[0].startswith("@") and len(words) > 1 else words[0]
+        if store.startswith("STG.E"):
+            opcodes["STG.E.128" if store.startswith("STG.E.128") else "STG_narrow"] += 1
         if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
             opcodes["float_atomic_adds"] += 1
         # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its

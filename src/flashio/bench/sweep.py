@@ -114,7 +114,7 @@ def describe_choice(choice, kernel: str = "") -> str:
     warp-specialised, ' split' with its roles on two warpgroups, ' kv-regs' with K/V in registers and
     ' stats-smem' with its LSE/D rows in shared memory:
     'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong', ' out-regs',
-    ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles, ' rows' with its key rows
+    ' out-smem', ' half-diag', ' balanced', ' q-regs', ' wide-out'; ' ds2' with two dS^T tiles, ' rows' with its key rows
     on two MMA partitions), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
@@ -130,7 +130,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" half-diag" if choice.half_diagonal else "") + \
         (" balanced" if choice.balanced_schedule else "") + (" q-regs" if choice.q_in_registers else "") + \
         (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "") + \
-        (" late-kv-wait" if choice.late_key_gradient_wait else "") + (" split-tail" if choice.split_tail else "")
+        (" late-kv-wait" if choice.late_key_gradient_wait else "") + (" split-tail" if choice.split_tail else "") + \
+        (" wide-out" if choice.wide_stores else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 
