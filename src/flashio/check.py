@@ -237,6 +237,15 @@ def forced_paths() -> dict:
         return {"FLASHIO_BACKWARD_PATH": "gluon"}, {"BACKWARD_FUSED_CANDIDATES": {
             64: (d64,), 128: (d128,), 256: (d256,) if d256 is not None else split_d256}}
 
+    def tuned_gluon_forward_with(**option) -> tuple:
+        """The tuned persistent Gluon forms of d=64 and d=128 (configs.FORWARD_GLUON_CANDIDATES) with ``option``;
+        d=256's tuned persistent form as it is."""
+        return gluon_forward(
+            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
+                    q_in_registers=True, **option),
+            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True, **option),
+            persistent_d256)
+
     split_d256 = (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True),)
     pipelined = TileConfig(128, 128, 4, 3, "gluon", pipelined=True)  # d=64 and d=128
     pipelined_d256 = TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True)
@@ -366,21 +375,11 @@ def forced_paths() -> dict:
             persistent_d256),
         # v0.25: the tuned persistent forms of d=64 and d=128 with ping-pong turns between their consumers
         # (forward probe run 25, v0.26: correct, 1-4% slower); d=256 keeps its tuned form.
-        "forward: Gluon, persistent, tuned options, ping-pong": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, pingpong=True),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
-                    pingpong=True),
-            persistent_d256),
+        "forward: Gluon, persistent, tuned options, ping-pong": tuned_gluon_forward_with(pingpong=True),
         # v0.31 (prepared): the tuned persistent forms of d=64 and d=128 storing their output 16 bytes at a time
         # (words exchanged between the lanes of a row by warp shuffles); d=256's tuned form does not store from
         # registers.
-        "forward: Gluon, persistent, tuned options, 16-byte output stores": gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, wide_stores=True),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
-                    wide_stores=True),
-            persistent_d256),
+        "forward: Gluon, persistent, tuned options, 16-byte output stores": tuned_gluon_forward_with(wide_stores=True),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),
