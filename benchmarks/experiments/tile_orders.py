@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import contextlib
 
-import torch
-
-from flashio import launch_plans, launchers, schedules
+from flashio import launchers, schedules
 
 
 def pairs_across_heads(blocks_per_head: int, head_batches: int, high_first: bool = True) -> list[tuple[int, ...]]:
@@ -89,23 +87,20 @@ def alternating_schedule(config, problem, programs: int) -> schedules.TileSchedu
 @contextlib.contextmanager
 def _balanced_lists(make, forward: bool, backward: bool):
     """Inside, the launchers' balanced causal lists of the chosen passes are ``make(config, problem, programs,
-    is_backward)``'s, made once per block, problem and grid and kept, as the library keeps its own
-    (``launchers._schedule_table``). Until v0.31 a new table was made each time the launcher asked: launch plans
-    replay the recorded one, so the probes were not affected, but the tuner's timings run the launcher, and
-    there the table's build and synchronous copy made each call 1.6-3.1 ms instead of 0.19 (v0.31 call 1,
-    tuner_listed.py --cross-head)."""
+    is_backward)``'s, made once per block, problem and grid and kept by the library's own table cache
+    (``launchers._schedule_table``, under keys of their own). Until v0.31 a new table was made each time the
+    launcher asked: launch plans replay the recorded one, so the probes were not affected, but the tuner's
+    timings run the launcher, and there the table's build and synchronous copy made each call 1.6-3.1 ms instead
+    of 0.19 (v0.31 call 1, tuner_listed.py --cross-head)."""
     balanced_table = launchers._balanced_table
-    tables = {}
 
     def listing(config, problem, programs, device, is_backward):
         if not (backward if is_backward else forward):
             return balanced_table(config, problem, programs, device, is_backward)
-        key = (config.block_m, config.block_n, problem.batch, problem.num_heads, problem.num_kv_heads,
-               problem.seqlen_q, problem.seqlen_k, programs, device, is_backward)
-        if key not in tables:
-            table = make(config, problem, programs, is_backward).table()
-            tables[key] = launch_plans.persistent(torch.tensor(table, dtype=torch.int32).to(device))
-        return tables[key]
+        key = ("probe list", make, device, is_backward, problem.batch, problem.num_heads, problem.num_kv_heads,
+               problem.seqlen_q, problem.seqlen_k, programs, config.block_m, config.block_n)
+        return launchers._schedule_table(key, programs, device,
+                                         lambda: make(config, problem, programs, is_backward))
 
     launchers._balanced_table = listing
     try:
@@ -116,8 +111,11 @@ def _balanced_lists(make, forward: bool, backward: bool):
 
 def alternating_pairs():
     """The forward's lists from ``alternating_schedule`` inside the block."""
-    return _balanced_lists(lambda config, problem, programs, _: alternating_schedule(config, problem, programs),
-                           forward=True, backward=False)
+    return _balanced_lists(_alternating_lists, forward=True, backward=False)
+
+
+def _alternating_lists(config, problem, programs: int, _backward: bool) -> schedules.TileSchedule:
+    return alternating_schedule(config, problem, programs)
 
 
 def cross_head_pairs(forward: bool = True, backward: bool = False):

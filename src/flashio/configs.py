@@ -647,13 +647,13 @@ def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_co
     rematch's timings of each: every leader timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift
     of the clocks or of the GPU's temperature falls on all of them), its ranking time and those compared by
     median; a tie keeps the ranking's order."""
-    ranked = {index: [time] for time, index in leaders}
-    rematched = {index: [] for _, index in leaders}
+    ranked = {index: time for time, index in leaders}
+    rematched = {index: [] for index in ranked}
     for _ in range(REMATCH_ROUNDS):
         for index, timed in rematched.items():
             timed.append(time_config(candidates[index]))
     _COUNTERS["measurements"] += REMATCH_ROUNDS * len(rematched)
-    best = min(ranked, key=lambda index: statistics.median(ranked[index] + rematched[index]))
+    best = min(ranked, key=lambda index: statistics.median([ranked[index], *rematched[index]]))
     return best, rematched
 
 
@@ -686,32 +686,34 @@ def choose_config(
     timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
     """
     chosen = _CHOICES.get(key)
-    if chosen is not None:
-        return chosen
-    if not autotune_enabled() or len(candidates) == 1:
-        chosen = candidates[0]
-    else:
-        chosen = _remembered(key, candidates)
-        if chosen is None:
-            if prepare is not None:
-                prepare(candidates)
-            _COUNTERS["measurements"] += len(candidates)
-            all_times = {index: [time_config(config)] for index, config in enumerate(candidates)}
-            if min(times[0] for times in all_times.values()) == float("inf"):
-                raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
-            _second_look(all_times, candidates, time_config)
-            ranking = sorted((min(times), index) for index, times in all_times.items())
-            best_time, best_index = ranking[0]
-            leaders = [(time, index) for time, index in ranking[:REMATCH_LEADERS]
-                       if time <= best_time * (1 + CLOSE_CALL)]
-            if len(leaders) > 1:
-                best_index, rematched = _rematch(leaders, candidates, time_config)
-                for index, times in rematched.items():
-                    all_times[index] += times
-            chosen = candidates[best_index]
-            _TIMINGS[key] = tuple((candidates[index], tuple(times)) for index, times in sorted(all_times.items()))
-            _remember(key, chosen)
-    _CHOICES[key] = chosen
+    if chosen is None:
+        pending = candidates_to_compile(key, candidates)  # one option when nothing needs timing
+        chosen = pending[0] if len(pending) == 1 else _timed_choice(key, candidates, time_config, prepare)
+        _CHOICES[key] = chosen
+    return chosen
+
+
+def _timed_choice(key: Hashable, candidates: Sequence[Option], time_config: Callable[[Option], float],
+                  prepare: Optional[Callable[[Sequence[Option]], None]]) -> Option:
+    """``choose_config``'s timing: every candidate once, a second look at the slow ones, a rematch of the close
+    leaders; the timings kept for ``tuning_timings`` and the choice written to the tuning file."""
+    if prepare is not None:
+        prepare(candidates)
+    _COUNTERS["measurements"] += len(candidates)
+    all_times = {index: [time_config(config)] for index, config in enumerate(candidates)}
+    if min(times[0] for times in all_times.values()) == float("inf"):
+        raise RuntimeError(f"flashio: no tile configuration fits this device for {key!r}")
+    _second_look(all_times, candidates, time_config)
+    ranking = sorted((min(times), index) for index, times in all_times.items())
+    best_time, best_index = ranking[0]
+    leaders = [(time, index) for time, index in ranking[:REMATCH_LEADERS] if time <= best_time * (1 + CLOSE_CALL)]
+    if len(leaders) > 1:
+        best_index, rematched = _rematch(leaders, candidates, time_config)
+        for index, times in rematched.items():
+            all_times[index] += times
+    chosen = candidates[best_index]
+    _TIMINGS[key] = tuple((candidates[index], tuple(times)) for index, times in sorted(all_times.items()))
+    _remember(key, chosen)
     return chosen
 
 
