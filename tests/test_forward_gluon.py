@@ -138,15 +138,19 @@ def test_q_is_handed_back_early_only_by_the_pipelined_persistent_loop_whose_q_do
             launchers.gluon_forward_constants(wrong, 128)
 
 
-def test_sixteen_byte_output_stores_are_an_option_of_the_persistent_forward_storing_from_registers():
-    # v0.31 (prepared): the words are exchanged between the lanes of a 4-warp consumer's 64 rows; a form that
-    # stages its output through shared memory stores it by TMA anyway.
+def test_sixteen_byte_output_stores_are_an_option_of_the_forward_storing_from_registers():
+    # The words are exchanged between the lanes of a 4-warp consumer's 64 rows (persistent kernel since v0.31, the
+    # one-tile-per-program kernel since v0.32); a form that stages its output through shared memory stores it by
+    # TMA anyway.
     wide = configs.TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                               wide_stores=True)
     assert launchers.gluon_forward_constants(wide, 128)["WIDE_STORES"] is True
     assert "WIDE_STORES" not in launchers.gluon_forward_constants(replace(wide, wide_stores=False), 128)
     assert launchers.gluon_forward_constants(replace(wide, block_m=192), 64)["WIDE_STORES"] is True  # 3 x 64 rows
-    for wrong in (replace(wide, output_from_registers=False), replace(wide, persistent=False),
+    assert launchers.gluon_forward_constants(replace(wide, persistent=False), 128)["WIDE_STORES"] is True
+    capped = configs.TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True)
+    assert launchers.gluon_forward_constants(capped, 64)["WIDE_STORES"] is True
+    for wrong in (replace(wide, output_from_registers=False), replace(capped, output_from_registers=False),
                   replace(wide, output_from_registers=False, output_buffer=True)):
         with pytest.raises(ValueError, match="wide_stores"):
             launchers.gluon_forward_constants(wrong, 128)

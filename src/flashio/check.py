@@ -227,6 +227,7 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
 
 def forced_paths() -> dict:
     """name -> (environment variables, {candidate-list name in flashio.configs: replacement}) per path."""
+    from flashio import configs
     from flashio.configs import TileConfig
 
     def gluon_forward(d64: TileConfig, d128: TileConfig, d256: TileConfig) -> tuple:
@@ -238,13 +239,11 @@ def forced_paths() -> dict:
             64: (d64,), 128: (d128,), 256: (d256,) if d256 is not None else split_d256}}
 
     def tuned_gluon_forward_with(**option) -> tuple:
-        """The tuned persistent Gluon forms of d=64 and d=128 (configs.FORWARD_GLUON_CANDIDATES) with ``option``;
-        d=256's tuned persistent form as it is."""
-        return gluon_forward(
-            replace(persistent, output_from_registers=True, q_buffers=2, half_diagonal=True, balanced_schedule=True,
-                    q_in_registers=True, **option),
-            replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True, **option),
-            persistent_d256)
+        """The tuned persistent Gluon forms of d=64 and d=128 (those of configs.FORWARD_GLUON_CANDIDATES storing
+        their output from registers) with ``option``; d=256's tuned persistent form as it is."""
+        tuned = {d: next(config for config in configs.FORWARD_GLUON_CANDIDATES[d]
+                         if config.persistent and config.output_from_registers) for d in (64, 128)}
+        return gluon_forward(replace(tuned[64], **option), replace(tuned[128], **option), persistent_d256)
 
     split_d256 = (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True),)
     pipelined = TileConfig(128, 128, 4, 3, "gluon", pipelined=True)  # d=64 and d=128
@@ -374,12 +373,19 @@ def forced_paths() -> dict:
                     q_in_registers=True),
             persistent_d256),
         # v0.25: the tuned persistent forms of d=64 and d=128 with ping-pong turns between their consumers
-        # (forward probe run 25, v0.26: correct, 1-4% slower); d=256 keeps its tuned form.
-        "forward: Gluon, persistent, tuned options, ping-pong": tuned_gluon_forward_with(pingpong=True),
-        # v0.31 (prepared): the tuned persistent forms of d=64 and d=128 storing their output 16 bytes at a time
-        # (words exchanged between the lanes of a row by warp shuffles); d=256's tuned form does not store from
-        # registers.
-        "forward: Gluon, persistent, tuned options, 16-byte output stores": tuned_gluon_forward_with(wide_stores=True),
+        # (forward probe run 25, v0.26: correct, 1-4% slower), with the 4-byte output stores they had then; d=256
+        # keeps its tuned form.
+        "forward: Gluon, persistent, tuned options, ping-pong": tuned_gluon_forward_with(pingpong=True,
+                                                                                         wide_stores=False),
+        # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
+        # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);
+        # the same with the 4-byte stores they had before (d=256's tuned form does not store from registers).
+        "forward: Gluon, persistent, tuned options, 4-byte output stores": tuned_gluon_forward_with(wide_stores=False),
+        # v0.32 (prepared): the non-persistent forms storing from registers 16 bytes at a time: d=64's two programs
+        # per multiprocessor (80 registers per thread), d=128's pipelined tile.
+        "forward: Gluon, one tile per program, 16-byte output stores": gluon_forward(
+            TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True),
+            replace(pipelined, output_from_registers=True, wide_stores=True), persistent_d256),
         "forward: warp-specialised, persistent grid, balanced schedule": ({"FLASHIO_FORWARD_PATH": "ws"}, {
             "FORWARD_WS_CANDIDATES": {
                 64: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),),

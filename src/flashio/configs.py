@@ -88,8 +88,8 @@ class TileConfig:
     Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
-    after the kernel; causal calls are unaffected; ``wide_stores`` (persistent Gluon forward storing its output
-    from registers, 64-row consumers): the output words exchanged between the four lanes of each row by warp
+    after the kernel; causal calls are unaffected; ``wide_stores`` (Gluon forward storing its output from
+    registers, 64-row consumers): the output words exchanged between the four lanes of each row by warp
     shuffles so that each thread stores 16 contiguous bytes instead of 4 (no shared memory).
     """
 
@@ -298,9 +298,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # v0.19 (probe run 17, bf16, median of 3 rounds): the same with Q in registers (its buffer handed back
     # once loaded), non-causal 1k 387 -> 388, causal 1k / 2k / 4k / 8k 258 -> 262, 355 -> 361, 399 -> 414,
     # 431 -> 454 TFLOP/s; it replaces it (at d=128 the same option was 2-5% slower, run 15).
+    # v0.32 (probe run 36, bf16, median of 5 rounds): the same storing its output 16 bytes at a time
+    # (``wide_stores``), non-causal 1k / 2k / 16k 389 -> 397, 436 -> 447, 473 -> 475, causal 1k / 2k 265 -> 272,
+    # 360 -> 377 TFLOP/s; it replaces it.
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True),
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),
@@ -310,10 +313,13 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # block and the balanced tile list +4-5% causal (1k 353 -> 371, 2k 470 -> 494, 4k 548 -> 577, 8k 598 ->
     # 623; its causal stack 40 -> 8 B); non-causal it compiles to the same kernel (neither option applies).
     # The paired form with them measured -1% to +1% (not changed).
+    # v0.32 (probe run 36, bf16, median of 5 rounds): the form storing from registers with 16-byte stores
+    # (``wide_stores``), non-causal 1k / 2k / 16k 505 -> 537, 573 -> 596, 629 -> 627, causal 1k / 2k 370 -> 397,
+    # 483 -> 495 TFLOP/s; it replaces it.
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                     half_diagonal=True, balanced_schedule=True),
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),

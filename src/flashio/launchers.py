@@ -92,10 +92,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
     consumers = 3 if config.block_m == 192 else 2
-    if config.wide_stores and not (config.persistent and config.output_from_registers
-                                   and config.block_m // consumers == 64):
-        raise ValueError(f"wide_stores is an option of the persistent Gluon forward storing its output from "
-                         f"registers with 64-row consumers; got {config}")
+    if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
+        raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
+                         f"64-row consumers; got {config}")
     if consumers == 3 and (not config.persistent or config.pingpong):
         raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
                          f"without ping-pong; got {config}")

@@ -482,6 +482,25 @@ stores".
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
         --rounds 5 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 noncausal:16384 \
         --forms "tuned persistent" "tuned persistent, 16-byte output stores"
+
+Run 36, run in v0.32 (results/2026-12-01_h200_v0.32_probes/probe_fwd_run36.txt; the check path passed 17 of 17
+first), bf16, median of 5 rounds, TFLOP/s 4-byte / 16-byte stores (cuDNN): d=128 non-causal 1k 505 / 537 (580), 2k
+573 / 596 (598), 16k 629 / 627 (610); causal 1k 370 / 397 (427), 2k 483 / 495 (484). d=64 non-causal 1k 389 / 397
+(439), 2k 436 / 447 (452), 16k 473 / 475 (459); causal 1k 265 / 272 (339), 2k 360 / 377 (390). So +2-7% at N <= 2k
+(more than predicted: +6.3% and +7.3% at d=128 1k), level at 16k; the tuned persistent forms take them (v0.32). The
+form with the older stores is now "tuned persistent, 4-byte output stores".
+
+Run 37 (v0.32): the same stores in the one-tile-per-program kernel, for the forms the tuner takes at d=64
+non-causal (two programs per multiprocessor at 80 registers per thread, plain loop; the form storing from
+registers at 4k) and d=128 non-causal 8k-16k (the pipelined tile, its output through Q's buffer by TMA).
+Prediction: d=64 +1-4% at N <= 2k for the register-capped forms (their epilogues overlap the other program's key
+loop, so less than the persistent form's), level at 16k; d=128 pipelined tile level (+-1%) at 16k, where its
+epilogue is a small share. Check path first: "forward: Gluon, one tile per program, 16-byte output stores".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 64 128 \
+        --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:4096 noncausal:16384 causal:2048 \
+        --forms "Gluon, two programs per SM, plain loop" "Gluon, two programs per SM, output from registers" \
+        "Gluon, two programs per SM, output from registers, 16-byte stores" "Gluon pipelined" "tuned persistent"
 """
 
 import argparse
@@ -649,10 +668,17 @@ FORMS = {
     "Triton ws persistent, balanced, cross-head pairs": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True),) for d in (64, 128)}},
         cross_head_pairs),
-    # v0.31 (prepared, run 36): the tuned persistent forms storing their output 16 bytes at a time.
-    "tuned persistent, 16-byte output stores": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], wide_stores=True),),
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], wide_stores=True),)}}),
+    # v0.31 (prepared, run 36 in v0.32): the tuned persistent forms storing their output 16 bytes at a time, then
+    # "tuned persistent, 16-byte output stores"; tuned since v0.32, so the form is now the one with 4-byte stores.
+    "tuned persistent, 4-byte output stores": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], wide_stores=False),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], wide_stores=False),)}}),
+    # v0.32 (prepared, run 37): the one-tile-per-program forms storing from registers, 16 bytes at a time.
+    "Gluon, two programs per SM, output from registers, 16-byte stores": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {
+            64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True),),
+            128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, output_from_registers=True,
+                             wide_stores=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -685,14 +685,14 @@ def _consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, str
               HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
               IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
               SPLIT_KV: gl.constexpr, turn, PINGPONG: gl.constexpr, OUTPUT_FROM_REGISTERS: gl.constexpr = False,
-              HALF_DIAGONAL: gl.constexpr = False):
+              HALF_DIAGONAL: gl.constexpr = False, WIDE_STORES: gl.constexpr = False):
     """One consumer's half of the program's one tile (OUTPUT_FROM_REGISTERS: its output stored from
-    registers, not staged through Q's buffer and stored by TMA)."""
+    registers, not staged through Q's buffer and stored by TMA; with WIDE_STORES 16 bytes at a time)."""
     _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_ready, kv_ready, kv_empty, start_m * 0, 0, turn, start_m * 0,
                    HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, False, SPLIT_KV, PINGPONG,
-                   OUTPUT_FROM_REGISTERS, HALF_DIAGONAL=HALF_DIAGONAL)
+                   OUTPUT_FROM_REGISTERS, HALF_DIAGONAL=HALF_DIAGONAL, WIDE_STORES=WIDE_STORES)
 
 
 @gluon.jit
@@ -876,13 +876,15 @@ def attention_forward_gluon_kernel(
     NUM_STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, LOADER_REGS: gl.constexpr,
     PIPELINED: gl.constexpr = False, SPLIT_KV: gl.constexpr = False, PINGPONG: gl.constexpr = False,
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, HALF_DIAGONAL: gl.constexpr = False,
+    WIDE_STORES: gl.constexpr = False,
 ):
     """O and LSE for the 2 * ROWS query rows of program_id(0) (taken in reverse when causal, heaviest first)
     of head program_id(1), batch program_id(2); LSE (batch, head, row) float32, natural log.
     OUTPUT_FROM_REGISTERS: O stored from registers instead of through Q's buffer and a TMA store. Launched
     with ``maxnreg`` = 80 and CONSUMER_REGS = 104 (d=64, 64-key blocks, plain loop) two programs share a
     multiprocessor, so one's tile boundary (first scores and softmax, last P V product, epilogue) overlaps
-    the other's key loop: v0.15, +8-20% over the persistent forms at d=64 N <= 2k on the H200."""
+    the other's key loop: v0.15, +8-20% over the persistent forms at d=64 N <= 2k on the H200. WIDE_STORES
+    (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``_store_output_wide``)."""
     block = gl.program_id(0)
     if IS_CAUSAL:
         block = gl.num_programs(0) - 1 - block
@@ -899,12 +901,12 @@ def attention_forward_gluon_kernel(
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL, WIDE_STORES)),
         (_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                      batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                      q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty,
                      1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
-                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL)),
+                     PINGPONG, OUTPUT_FROM_REGISTERS, HALF_DIAGONAL, WIDE_STORES)),
         (_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
                    stride_vn, batch, head, kv_head, start_m, end_n, seqlen_q, seqlen_k,
                    q_smem, k_smem, v_smem, q_ready, kv_ready, kv_empty, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
