@@ -300,13 +300,15 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # 431 -> 454 TFLOP/s; it replaces it (at d=128 the same option was 2-5% slower, run 15).
     # v0.32 (probe run 36, bf16, median of 5 rounds): the same storing its output 16 bytes at a time
     # (``wide_stores``), non-causal 1k / 2k / 16k 389 -> 397, 436 -> 447, 473 -> 475, causal 1k / 2k 265 -> 272,
-    # 360 -> 377 TFLOP/s; it replaces it.
+    # 360 -> 377 TFLOP/s; it replaces it. Run 37 (median of 3 rounds): the register-capped form storing from
+    # registers, likewise, non-causal 1k / 2k / 4k / 16k 393 -> 416, 434 -> 448, 453 -> 462, 477 -> 477, causal 2k
+    # 370 -> 390 (the capped plain loop, its output by TMA: 409, 443, 463, 475, 374); it replaces it.
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
-         TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True)),
+         TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
