@@ -13,6 +13,10 @@ checked against the tuned call's); then rounds of the grid's interleaved timing 
 (public API, tuned choice) and the graphed forms, and ``do_bench`` blocks of the same callables. TFLOP/s, median of
 the rounds.
 
+``--call-forms`` adds two more callables (same choice as the library call): the public API on detached inputs
+(no autograd record), and the launcher itself (``launchers.attention_forward``); and prints each callable's host
+time to enqueue a call (``perf_counter`` over 200 calls back to back, no synchronisation inside).
+
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/interleaved_forms.py \\
         --points 128:causal:1024 128:noncausal:1024 64:causal:1024 --rounds 3
 """
@@ -20,6 +24,7 @@ the rounds.
 import argparse
 import dataclasses
 import statistics
+import time
 import types
 
 import torch
@@ -28,7 +33,7 @@ import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flashio
-from flashio import configs, launch_plans
+from flashio import configs, launch_plans, launchers
 from flashio.bench import sweep
 
 
@@ -47,6 +52,19 @@ def _graphed(fn):
     return graph.replay, out, graph
 
 
+def _host_us(fn, calls: int = 200) -> float:
+    """The host's µs per call to enqueue ``calls`` calls back to back (the GPU's queue takes them all)."""
+    for _ in range(10):
+        fn()
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    host = (time.perf_counter() - start) / calls * 1e6
+    torch.cuda.synchronize()
+    return host
+
+
 def _point(spec: str) -> tuple[int, bool, int]:
     d, kind, n = spec.split(":")
     if kind not in ("causal", "noncausal") or 16384 % int(n):
@@ -59,9 +77,12 @@ def main() -> None:
     parser.add_argument("--points", nargs="+", type=_point, required=True)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
+    parser.add_argument("--call-forms", action="store_true",
+                        help="also time the public API on detached inputs and the launcher; print host times")
     args = parser.parse_args()
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
-    columns = ["cuDNN", "library call", "16-byte (graph)", "4-byte (graph)"]
+    columns = ["cuDNN", "library call", *(["no grad", "launcher"] if args.call_forms else []), "16-byte (graph)",
+               "4-byte (graph)"]
     print(f"| d | causal | N | timing | {' | '.join(columns)} | errors 16 / 4-byte |")
     print("|---|---|---|---|" + "---|" * (len(columns) + 1))
     for d, causal, n in args.points:
@@ -95,7 +116,13 @@ def main() -> None:
             with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
                 return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
-        calls = {"cuDNN": cudnn, "library call": library, **{name: graphs[name][0] for name in forms}}
+        calls = {"cuDNN": cudnn, "library call": library}
+        if args.call_forms:
+            detached = [t.detach() for t in (q, k, v)]
+            calls["no grad"] = lambda: flashio.attention(*detached, is_causal=causal)
+            calls["launcher"] = lambda: launchers.attention_forward(*detached, layout="bhnd", softmax_scale=d ** -0.5,
+                                                                    causal=causal, dropout_p=0.0, seed=0)[0]
+        calls.update({name: graphs[name][0] for name in forms})
         prepared = {name: types.SimpleNamespace(forward=fn, forward_backward=None, leaves=[q, k, v])
                     for name, fn in calls.items()}
         interleaved = {name: [] for name in calls}
@@ -113,6 +140,9 @@ def main() -> None:
             print(f"| {d} | {causal} | {n} | {label} | {' | '.join(cells)} | "
                   f"{errors[0]:.4f} / {errors[1]:.4f} |", flush=True)
         print(f"tuned choice: {sweep.describe_choice(tuned, 'forward')}", flush=True)
+        if args.call_forms:
+            print("host µs to enqueue a call: " + ", ".join(f"{name} {_host_us(fn):.1f}" for name, fn in calls.items()),
+                  flush=True)
 
 
 if __name__ == "__main__":
