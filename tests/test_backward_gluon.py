@@ -385,3 +385,23 @@ def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pa
     work = schedules.causal_backward_block_work(1024, 1024, 64, 64)
     assert grid == (64,) and listed == {"LISTED": True} and trailing[:2] == (8, 128)
     assert trailing[2].tolist() == schedules.balanced_causal_schedule(16, 8, 64, work, high_first=False).table()
+
+
+def test_sixteen_byte_key_gradient_stores_are_an_option_of_the_persistent_specialised_backward():
+    # v0.32 (prepared): dK and dV exchanged between the four lanes of each key row (the MMA warps hold 16 key rows
+    # each) and stored 16 bytes at a time; off, the kernel gets no WIDE_STORES constexpr (its SASS as before).
+    for d, tuned in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]), (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
+        kernel, constants = launchers.fused_backward_kernel(replace(tuned, wide_stores=True), d)
+        assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+        assert constants["WIDE_STORES"] is True
+        assert "WIDE_STORES" not in launchers.fused_backward_kernel(tuned, d)[1]
+
+
+@pytest.mark.parametrize("change", [dict(persistent=False, balanced_schedule=False, split_tail=False),
+                                    dict(split_rows=True, num_warps=4, split_tail=False),
+                                    dict(num_warps=4, split_tail=False)],
+                         ids=["not persistent", "key rows split", "32 key rows a warp"])
+def test_sixteen_byte_key_gradient_stores_are_refused_elsewhere(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], wide_stores=True, **change)
+    with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(config, 128)

@@ -89,8 +89,9 @@ class TileConfig:
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
     after the kernel; causal calls are unaffected; ``wide_stores`` (Gluon forward storing its output from
-    registers, 64-row consumers): the output words exchanged between the four lanes of each row by warp
-    shuffles so that each thread stores 16 contiguous bytes instead of 4 (no shared memory).
+    registers, 64-row consumers; persistent warp-specialised fused backward, its dK and dV): the words exchanged
+    between the four lanes of each row by warp shuffles so that each thread stores 16 contiguous bytes instead of
+    4 (no shared memory; ``kernels/gluon_stores.py``).
     """
 
     block_m: int

@@ -233,6 +233,11 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         # edge leave ptxas too few registers, and it serialises every warpgroup MMA (32 groups of one k-step).
         raise ValueError(f"late_key_gradient_wait is compiled for head_dim <= 64 (at larger ones the MMAs run "
                          f"serialised); got head_dim={head_dim}")
+    if config.wide_stores and not (config.warp_specialised and config.persistent and not config.split_rows
+                                   and not config.split_roles and config.block_n == 16 * config.num_warps):
+        raise ValueError(f"wide_stores is an option of the persistent warp-specialised fused backward whose MMA "
+                         f"warps hold the key rows 16 each (block_n = 16 * num_warps; no split rows or roles); "
+                         f"got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -265,6 +270,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["DS_BUFFERS"] = 2
         if config.late_key_gradient_wait:
             constants["LATE_KV_WAIT"] = True
+        if config.wide_stores:
+            constants["WIDE_STORES"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

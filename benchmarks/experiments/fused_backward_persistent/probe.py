@@ -299,6 +299,19 @@ bf16, median of 3 rounds, within / across heads (cuDNN): d=128 1k 277 / 279 (319
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 64 --rounds 3 --causal yes --seqlens 1024 2048 4096 \
         --forms "tuned, split tail" "tuned, split tail, cross-head pairs"
+
+Run 15 (v0.32, prepared): the tuned forms storing dK and dV 16 bytes at a time (``wide_stores``: the words of each
+key row exchanged between its four lanes by warp shuffles, ``kernels/gluon_stores.py``), as the forward's output has
+been since v0.32 (+2-7% at N <= 2k there). Compiled for sm_90a on the CPU: the 4-byte dK/dV stores 32 -> 0 (d=64)
+and 64 -> 0 (d=128) per thread, 8 and 16 of 16 bytes instead; the same registers (168), shared memory and warpgroup
+MMAs; stack unchanged except the d=128 split-tail compile, 24 -> 40 bytes (14 spill loads and stores against 11, all
+outside the key loop's MMAs). A backward tile stores dK and dV once per 16 query blocks' five products at 1k (the
+forward's output: once per 8 key blocks' two), so the store share is about a third of the forward's. Prediction:
++0.5-2% at 1k-2k, level at 16k. Check path first: "backward: fused five-product (Gluon), 16-byte dK/dV stores".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 64 --rounds 3 --seqlens 1024 2048 16384 \
+        --forms "tuned, split tail" "tuned, split tail, 16-byte dK/dV stores"
 """
 
 import argparse
@@ -374,6 +387,9 @@ for _forms in FORMS.values():
 for _forms in (FORMS[64], FORMS[128]):
     _forms["tuned, split tail, cross-head pairs"] = replace(_forms["tuned"], split_tail=True)
 CONTEXTS = {"tuned, split tail, cross-head pairs": lambda: cross_head_pairs(forward=False, backward=True)}
+# v0.32 (prepared, run 15): the tuned forms storing dK and dV 16 bytes at a time.
+for _forms in (FORMS[64], FORMS[128]):
+    _forms["tuned, split tail, 16-byte dK/dV stores"] = replace(_forms["tuned"], split_tail=True, wide_stores=True)
 # v0.23 (prepared, run 12): d=256's role-split kernel, tuned (one key block per program), and in a persistent
 # grid over a tile list (causal: the balanced list), without and with the split tail.
 FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True,

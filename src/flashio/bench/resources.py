@@ -302,6 +302,17 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
+        # v0.32 (prepared): the tuned persistent forms storing dK and dV 16 bytes at a time, causal (the balanced
+        # list) and non-causal (their split tail), beside the same without (above: the d=64 causal rows, the d=128
+        # rows and the split-tail rows).
+        for d, tuned in [(64, config) for config in configs.BACKWARD_FUSED_CANDIDATES[64]] + \
+                [(128, configs.BACKWARD_FUSED_CANDIDATES[128][1])]:
+            config = replace(tuned, wide_stores=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
+                rows.append((f"backward fused gluon ws persistent wide dK/dV {config.num_stages} slots"
+                             f"{' causal' if causal else ' split tail'} d={d}", kernel,
+                             dict(constants, IS_CAUSAL=causal, **listed), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

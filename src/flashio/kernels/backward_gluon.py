@@ -47,6 +47,8 @@ from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_init, warpgroup_mma_wait)
 
+from flashio.kernels.gluon_stores import store_rows_wide
+
 
 @builtin
 def async_reduce_add_shared_to_global(tensor_desc, coord, src, _semantic=None):
@@ -155,18 +157,27 @@ def _score_operands_in_registers(k_smem, v_smem, s_layout: gl.constexpr):
 @gluon.jit
 def _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
-                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr):
-    """dK_j = tau * dk and dV_j = dv, in the input precision; key rows past ``seqlen_k`` are not written."""
+                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, kv_layout: gl.constexpr,
+                         WIDE_STORES: gl.constexpr = False):
+    """dK_j = tau * dk and dV_j = dv, in the input precision; key rows past ``seqlen_k`` are not written.
+    WIDE_STORES: 16 bytes per store instruction instead of 4 (``gluon_stores.store_rows_wide``; ``kv_layout``
+    then has its warps stacked along the key rows)."""
     dtype: gl.constexpr = DK.dtype.element_ty
-    out_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
-    out_cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
-    key_in = (out_rows < seqlen_k)[:, None]
-    dk_ptrs = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh + \
-        out_rows[:, None] * stride_dkn + out_cols[None, :]
-    dv_ptrs = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh + \
-        out_rows[:, None] * stride_dvn + out_cols[None, :]
-    gl.store(dk_ptrs, (dk * softmax_scale).to(dtype), mask=key_in)
-    gl.store(dv_ptrs, dv.to(dtype), mask=key_in)
+    if WIDE_STORES:
+        dk_head = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh
+        dv_head = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh
+        store_rows_wide(dk_head, start_n, stride_dkn, (dk * softmax_scale).to(dtype), seqlen_k, BLOCK_N, HEAD_DIM)
+        store_rows_wide(dv_head, start_n, stride_dvn, dv.to(dtype), seqlen_k, BLOCK_N, HEAD_DIM)
+    else:
+        out_rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, kv_layout))
+        out_cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, kv_layout))
+        key_in = (out_rows < seqlen_k)[:, None]
+        dk_ptrs = DK + batch.to(gl.int64) * stride_dkb + kv_head.to(gl.int64) * stride_dkh + \
+            out_rows[:, None] * stride_dkn + out_cols[None, :]
+        dv_ptrs = DV + batch.to(gl.int64) * stride_dvb + kv_head.to(gl.int64) * stride_dvh + \
+            out_rows[:, None] * stride_dvn + out_cols[None, :]
+        gl.store(dk_ptrs, (dk * softmax_scale).to(dtype), mask=key_in)
+        gl.store(dv_ptrs, dv.to(dtype), mask=key_in)
 
 
 @gluon.jit
@@ -870,10 +881,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        KV_IN_REGISTERS: gl.constexpr, lse_smem, delta_smem,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                        DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
-                                       SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None):
+                                       SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
+                                       WIDE_STORES: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead)."""
+    dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
+    bytes per store)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
@@ -903,11 +916,11 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 else:
                     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh,
                                          stride_dvn, batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv,
-                                         BLOCK_N, HEAD_DIM, kv_layout)
+                                         BLOCK_N, HEAD_DIM, kv_layout, WIDE_STORES)
             else:
                 _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                      batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
-                                     kv_layout)
+                                     kv_layout, WIDE_STORES)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -928,7 +941,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             mbarrier.arrive(kv_empty)
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                  batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
-                                 kv_layout)
+                                 kv_layout, WIDE_STORES)
             tile_iter += 1
 
 
@@ -949,6 +962,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
+    WIDE_STORES: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -961,7 +975,8 @@ def attention_backward_fused_ws_persistent_kernel(
     evens out the last rounds; otherwise ``schedule`` is None. ``SPLIT_TAIL`` (non-causal, with LISTED): the
     list's entries carry query-block ranges (``schedules.split_tail_schedule``): the last round's key blocks
     are cut into pieces, one run per program, whose partial dK/dV are added into ``KEY_GRADIENT_PARTS``
-    (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert."""
+    (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert. ``WIDE_STORES``: dK and dV
+    stored 16 bytes per instruction (``gluon_stores.store_rows_wide``) instead of 4."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -975,7 +990,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
-            KEY_GRADIENT_PARTS)),
+            KEY_GRADIENT_PARTS, WIDE_STORES)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

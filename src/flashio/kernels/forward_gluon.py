@@ -49,6 +49,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _paired_block, _paired_halves,
                                              _wait_for_last_loads)
+from flashio.kernels.gluon_stores import store_rows_wide
 
 
 @gluon.jit
@@ -453,71 +454,6 @@ def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N:
     return unmasked_end, own_end
 
 
-@gluon.constexpr_function
-def _output_word_layout(rows, head_dim):
-    """The layout ``_store_output_wide`` stores from: a consumer's ``rows`` x ``head_dim / 2`` output words (two
-    16-bit elements each) with four consecutive words per thread, so that each store moves 16 bytes. Rows as in
-    the 4-warp wgmma accumulator (a warp's 16 rows: lanes / 4 and + 8 in registers), word columns: bits 0-1 in
-    registers, 2-3 in the lane, the rest in registers."""
-    registers = [[0, 1], [0, 2], [8, 0]]
-    column = 16
-    while column < head_dim // 2:
-        registers.append([0, column])
-        column *= 2
-    return gl.DistributedLinearLayout(reg_bases=registers, lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
-                                      warp_bases=[[16, 0], [32, 0]], block_bases=[], shape=[rows, head_dim // 2])
-
-
-@gluon.jit
-def _lane_id(like):
-    """Each element's lane (``%laneid``), in ``like``'s layout."""
-    return gl.inline_asm_elementwise("mov.u32 $0, %laneid;", "=r,r", [like], dtype=gl.int32, is_pure=True,
-                                     pack=1)
-
-
-@gluon.jit
-def _exchange_with_lane(x0, x1, lane_bit, MASK: gl.constexpr):
-    """One step of a transpose between a register bit and a lane bit: ``x0`` / ``x1`` are a thread's words
-    with that register bit 0 / 1, ``lane_bit`` its lane's bit ``MASK``. A lane with the bit 0 keeps ``x0`` and
-    sends ``x1``; its partner (lane ^ MASK) keeps ``x1`` and sends ``x0``: one warp shuffle and three
-    selects per word pair."""
-    low = lane_bit == 0
-    received = gl.inline_asm_elementwise(f"shfl.sync.bfly.b32 $0, $1, {MASK}, 0x1f, -1;", "=r,r",
-                                         [gl.where(low, x1, x0)], dtype=gl.int32, is_pure=True, pack=1)
-    return gl.where(low, x0, received), gl.where(low, received, x1)
-
-
-@gluon.jit
-def _store_output_wide(o_head, first, stride_om, out, seqlen_q, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
-    """Store a consumer's ``ROWS`` x ``HEAD_DIM`` output tile (16-bit, in the wgmma accumulator layout) with
-    16-byte stores, exchanging words between the four lanes of each row instead of going through shared
-    memory. In the accumulator layout a thread holds, per row, words 4 g + c (c its lane within the row's four,
-    g = 0 .. HEAD_DIM / 8 - 1), so a store moves 4 bytes; two butterfly steps (lane bit 0 with the word bit 2,
-    lane bit 1 with the word bit 3) leave each lane words 16 G + 4 c + 0..3, and relabelling the two bit pairs
-    makes the tensor the output in natural order, four consecutive words per thread
-    (``_output_word_layout``; a register renaming, asserted trivial). Needs even row strides and a 4-byte
-    aligned head (the launcher's fresh output: strides are multiples of HEAD_DIM)."""
-    gl.static_assert(ROWS == 64 and HEAD_DIM % 32 == 0, "a 4-warp consumer's 64 rows, 16-word column groups")
-    low, high = gl.split(out.reshape([ROWS, HEAD_DIM // 2, 2]))
-    words = gl.inline_asm_elementwise("mov.b32 $0, {$1, $2};", "=r,h,h", [low, high], dtype=gl.int32,
-                                      is_pure=True, pack=1)
-    x = words.reshape([ROWS, HEAD_DIM // 32, 2, 2, 2, 2])  # word 16 G + 8 h1 + 4 h0 + 2 c1 + c0
-    x0, x1 = gl.split(x.permute((0, 1, 2, 4, 5, 3)))  # (row, G, h1, c1, c0) for h0 = 0, 1
-    x0, x1 = _exchange_with_lane(x0, x1, _lane_id(x0) & 1, 1)
-    x = gl.join(x0, x1).permute((0, 1, 2, 5, 3, 4))  # (row, G, h1, h0, c1, c0)
-    x0, x1 = gl.split(x.permute((0, 1, 3, 4, 5, 2)))  # (row, G, h0, c1, c0) for h1 = 0, 1
-    x0, x1 = _exchange_with_lane(x0, x1, (_lane_id(x0) >> 1) & 1, 2)
-    x = gl.join(x0, x1).permute((0, 1, 5, 2, 3, 4))  # (row, G, h1, h0, c1, c0): lane c now holds 16 G + 4 c + h
-    WORDS: gl.constexpr = _output_word_layout(ROWS, HEAD_DIM)
-    natural = gl.convert_layout(x.permute((0, 1, 4, 5, 2, 3)).reshape([ROWS, HEAD_DIM // 2]), WORDS,
-                                assert_trivial=True)
-    rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, WORDS))
-    columns = gl.arange(0, HEAD_DIM // 2, layout=gl.SliceLayout(0, WORDS))
-    o_words = o_head.to(gl.pointer_type(gl.int32), bitcast=True)
-    gl.store(o_words + rows.to(gl.int64)[:, None] * (stride_om // 2) + columns[None, :], natural,
-             mask=(rows < seqlen_q)[:, None])
-
-
 @gluon.jit
 def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
@@ -548,7 +484,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     (persistent pipelined loop, output not staged through Q, no early hand-back): Q is loaded into registers
     as the score products' A operand and its buffer handed back at once, so that the loader fetches the next
     tile's Q during this tile (v0.18 runs 4-5: the consumers waited for Q at each tile start). WIDE_STORES
-    (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``_store_output_wide``) instead of 4.
+    (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``gluon_stores.store_rows_wide``) instead of 4.
     Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
@@ -647,7 +583,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                      "from registers")
     if OUTPUT_FROM_REGISTERS and WIDE_STORES:
         o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
-        _store_output_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
+        store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
     elif OUTPUT_FROM_REGISTERS:
         out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
         columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
@@ -884,7 +820,7 @@ def attention_forward_gluon_kernel(
     with ``maxnreg`` = 80 and CONSUMER_REGS = 104 (d=64, 64-key blocks, plain loop) two programs share a
     multiprocessor, so one's tile boundary (first scores and softmax, last P V product, epilogue) overlaps
     the other's key loop: v0.15, +8-20% over the persistent forms at d=64 N <= 2k on the H200. WIDE_STORES
-    (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``_store_output_wide``)."""
+    (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``gluon_stores.store_rows_wide``)."""
     block = gl.program_id(0)
     if IS_CAUSAL:
         block = gl.num_programs(0) - 1 - block
@@ -949,7 +885,7 @@ def attention_forward_gluon_persistent_kernel(
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
-    is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time (``_store_output_wide``)."""
+    is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time (``gluon_stores.store_rows_wide``)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")

@@ -1,0 +1,81 @@
+"""Storing a 16-bit tile from the Hopper warpgroup-MMA accumulator layout 16 bytes at a time (only Gluon code here).
+
+In the wgmma accumulator layout a thread holds, per row, the column pairs (words) 4 g + c, c its lane among the
+row's four, so a plain store moves 4 bytes (one word) per instruction: 64 of them per thread for a 64 x 128 tile
+stored by a 4-warp warpgroup. ``store_rows_wide`` exchanges words between the four lanes of each row with warp
+shuffles so that each thread holds four consecutive words, and stores them with one 16-byte instruction each, with
+no shared memory. Used by the Gluon forward's output stored from registers (v0.32: +2-7% at N <= 2k on the H200)
+and prepared for the fused backward's dK and dV (``WIDE_STORES``).
+"""
+
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.constexpr_function
+def _word_layout(rows, head_dim):
+    """The layout ``store_rows_wide`` stores from: ``rows`` x ``head_dim / 2`` words (two 16-bit elements each)
+    with four consecutive words per thread, so that each store moves 16 bytes. Rows as in the wgmma accumulator
+    of ``rows / 16`` warps stacked along the rows (a warp's 16 rows: lanes / 4 and + 8 in registers; warp w
+    from row 16 w), word columns: bits 0-1 in registers, 2-3 in the lane, the rest in registers."""
+    registers = [[0, 1], [0, 2], [8, 0]]
+    column = 16
+    while column < head_dim // 2:
+        registers.append([0, column])
+        column *= 2
+    warps = []
+    row = 16
+    while row < rows:
+        warps.append([row, 0])
+        row *= 2
+    return gl.DistributedLinearLayout(reg_bases=registers, lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
+                                      warp_bases=warps, block_bases=[], shape=[rows, head_dim // 2])
+
+
+@gluon.jit
+def _lane_id(like):
+    """Each element's lane (``%laneid``), in ``like``'s layout."""
+    return gl.inline_asm_elementwise("mov.u32 $0, %laneid;", "=r,r", [like], dtype=gl.int32, is_pure=True,
+                                     pack=1)
+
+
+@gluon.jit
+def _exchange_with_lane(x0, x1, lane_bit, MASK: gl.constexpr):
+    """One step of a transpose between a register bit and a lane bit: ``x0`` / ``x1`` are a thread's words
+    with that register bit 0 / 1, ``lane_bit`` its lane's bit ``MASK``. A lane with the bit 0 keeps ``x0`` and
+    sends ``x1``; its partner (lane ^ MASK) keeps ``x1`` and sends ``x0``: one warp shuffle and three
+    selects per word pair."""
+    low = lane_bit == 0
+    received = gl.inline_asm_elementwise(f"shfl.sync.bfly.b32 $0, $1, {MASK}, 0x1f, -1;", "=r,r",
+                                         [gl.where(low, x1, x0)], dtype=gl.int32, is_pure=True, pack=1)
+    return gl.where(low, x0, received), gl.where(low, received, x1)
+
+
+@gluon.jit
+def store_rows_wide(base, first, stride_row, tile, seqlen, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """Store ``tile`` (``ROWS`` x ``HEAD_DIM``, 16-bit, in the wgmma accumulator layout of ``ROWS / 16`` warps) to
+    rows ``first`` .. ``first + ROWS - 1`` of ``base`` (row stride ``stride_row`` elements), rows from ``seqlen`` on
+    left unwritten, with 16-byte stores. A thread holds, per row, words 4 g + c (g = 0 .. HEAD_DIM / 8 - 1); two
+    butterfly steps (lane bit 0 with the word bit 2, lane bit 1 with the word bit 3) leave each lane words
+    16 G + 4 c + 0..3, and relabelling the two bit pairs makes the tensor the tile in natural order, four
+    consecutive words per thread (``_word_layout``; a register renaming, asserted trivial). Needs an even row
+    stride and a 16-byte aligned ``base`` (the launchers' fresh outputs: strides are multiples of HEAD_DIM)."""
+    gl.static_assert(ROWS % 64 == 0 and HEAD_DIM % 32 == 0, "whole warpgroups' rows, 16-word column groups")
+    low, high = gl.split(tile.reshape([ROWS, HEAD_DIM // 2, 2]))
+    words = gl.inline_asm_elementwise("mov.b32 $0, {$1, $2};", "=r,h,h", [low, high], dtype=gl.int32,
+                                      is_pure=True, pack=1)
+    x = words.reshape([ROWS, HEAD_DIM // 32, 2, 2, 2, 2])  # word 16 G + 8 h1 + 4 h0 + 2 c1 + c0
+    x0, x1 = gl.split(x.permute((0, 1, 2, 4, 5, 3)))  # (row, G, h1, c1, c0) for h0 = 0, 1
+    x0, x1 = _exchange_with_lane(x0, x1, _lane_id(x0) & 1, 1)
+    x = gl.join(x0, x1).permute((0, 1, 2, 5, 3, 4))  # (row, G, h1, h0, c1, c0)
+    x0, x1 = gl.split(x.permute((0, 1, 3, 4, 5, 2)))  # (row, G, h0, c1, c0) for h1 = 0, 1
+    x0, x1 = _exchange_with_lane(x0, x1, (_lane_id(x0) >> 1) & 1, 2)
+    x = gl.join(x0, x1).permute((0, 1, 5, 2, 3, 4))  # (row, G, h1, h0, c1, c0): lane c now holds 16 G + 4 c + h
+    WORDS: gl.constexpr = _word_layout(ROWS, HEAD_DIM)
+    natural = gl.convert_layout(x.permute((0, 1, 4, 5, 2, 3)).reshape([ROWS, HEAD_DIM // 2]), WORDS,
+                                assert_trivial=True)
+    rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, WORDS))
+    columns = gl.arange(0, HEAD_DIM // 2, layout=gl.SliceLayout(0, WORDS))
+    words_base = base.to(gl.pointer_type(gl.int32), bitcast=True)
+    gl.store(words_base + rows.to(gl.int64)[:, None] * (stride_row // 2) + columns[None, :], natural,
+             mask=(rows < seqlen)[:, None])
