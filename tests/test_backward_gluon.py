@@ -231,7 +231,8 @@ def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change)
 
 
 def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_the_default_compile_alone():
-    tuned = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+    # Without wide_stores: the non-persistent kernel stores 4 bytes at a time.
+    tuned = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], wide_stores=False)
     kernels = {False: backward_gluon.attention_backward_fused_ws_kernel,
                True: backward_gluon.attention_backward_fused_ws_persistent_kernel}
     for persistent in (False, True):
@@ -388,13 +389,14 @@ def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pa
 
 
 def test_sixteen_byte_key_gradient_stores_are_an_option_of_the_persistent_specialised_backward():
-    # v0.32 (prepared): dK and dV exchanged between the four lanes of each key row (the MMA warps hold 16 key rows
-    # each) and stored 16 bytes at a time; off, the kernel gets no WIDE_STORES constexpr (its SASS as before).
+    # v0.32: dK and dV exchanged between the four lanes of each key row (the MMA warps hold 16 key rows each) and
+    # stored 16 bytes at a time (tuned at d=64 three slots and d=128); off, the kernel gets no WIDE_STORES constexpr
+    # (its SASS as before).
     for d, tuned in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]), (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
-        kernel, constants = launchers.fused_backward_kernel(replace(tuned, wide_stores=True), d)
-        assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+        kernel, constants = launchers.fused_backward_kernel(tuned, d)
+        assert tuned.wide_stores and kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
         assert constants["WIDE_STORES"] is True
-        assert "WIDE_STORES" not in launchers.fused_backward_kernel(tuned, d)[1]
+        assert "WIDE_STORES" not in launchers.fused_backward_kernel(replace(tuned, wide_stores=False), d)[1]
 
 
 @pytest.mark.parametrize("change", [dict(persistent=False, balanced_schedule=False, split_tail=False),

@@ -456,10 +456,12 @@ def forced_paths() -> dict:
         # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
         "backward: fused five-product (Gluon), split tail": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
-        # v0.32 (prepared): the tuned persistent forms of d=64 and d=128 storing dK and dV 16 bytes at a time.
-        "backward: fused five-product (Gluon), 16-byte dK/dV stores": fused_backward(
-            replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], wide_stores=True),
-            replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], wide_stores=True)),
+        # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
+        # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
+        # d=64 four-slot form with them (prepared in v0.32); d=128 its tuned form.
+        "backward: fused five-product (Gluon), 16-byte dK/dV stores, four slots at d=64": fused_backward(
+            replace(configs.BACKWARD_FUSED_CANDIDATES[64][1], wide_stores=True),
+            configs.BACKWARD_FUSED_CANDIDATES[128][1]),
         # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
         # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(

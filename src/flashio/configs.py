@@ -246,14 +246,21 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # 482 -> 493 TFLOP/s, d=128 383 -> 407, 467 -> 490, 517 -> 541, 563 -> 577 (cuDNN 373 / 427 / 441 / 451 and
 # 438 / 507 / 531 / 549); causal calls run the same kernel as before (the balanced list). Every persistent
 # candidate takes it.
+# v0.32 (probe run 15, bf16, median of 3 rounds, results/2026-12-01_h200_v0.32_probes/probe_bwd_run15.txt): the
+# tuned persistent forms storing dK and dV 16 bytes at a time (``wide_stores``), non-causal 1k / 2k / 16k, causal 1k
+# / 2k / 16k: d=128 395 -> 430, 481 -> 506, 572 -> 580, 278 -> 305, 384 -> 413, 539 -> 545 (cuDNN 451 / 505 / 550,
+# 317 / 407 / 532); d=64 (three slots) 349 -> 365, 417 -> 431, 496 -> 491, 240 -> 262, 327 -> 352, 458 -> 473 (cuDNN
+# 370 / 425 / 456, 251 / 326 / 439). Both take it; d=64's four-slot form keeps its 4-byte stores until its own form
+# with them has passed the GPU check (not run: no device time left in v0.32).
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True),
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
+                    wide_stores=True),
          TileConfig(64, 128, 8, 4, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
-                     stats_in_shared=True, balanced_schedule=True, split_tail=True)),
+                     stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
           TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
 }

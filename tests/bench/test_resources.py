@@ -358,6 +358,34 @@ def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_rou
     assert round_robin.get("float_atomic_adds", 0) == 0
 
 
+def test_sixteen_byte_key_gradient_stores_replace_the_four_byte_ones_in_the_tuned_backwards(fused_backward):
+    # v0.32: the tuned persistent forms with wide_stores (probe run 15 on the H200: +3-10% at N <= 2k). The 8 MMA
+    # warps hold 128 key rows x HEAD_DIM of dK and of dV, HEAD_DIM / 2 elements per thread each: HEAD_DIM / 2
+    # stores of 4 bytes per thread for both, or HEAD_DIM / 8 of 16 bytes. Compiled for sm_90a on the CPU: no 4-byte
+    # store left, the same registers, shared memory and warpgroup MMAs as the form without, and the stack no larger
+    # except the d=128 split-tail compile's 24 -> 40 B (spill sites per tile, outside the key loop's MMAs).
+    rows = {row["label"]: row for row in fused_backward}
+    bases = {"16-byte dK/dV, tuned 3 slots stats-smem causal d=64":
+             "ws persistent ds2 3 slots stats-smem kv-regs balanced causal d=64",
+             "16-byte dK/dV, tuned 4 slots stats-smem causal d=64":
+             "ws persistent ds2 4 slots stats-smem kv-regs balanced causal d=64",
+             "16-byte dK/dV, tuned 3 slots stats-smem split tail d=64": "ws persistent split tail 3 slots stats-smem d=64",
+             "16-byte dK/dV, tuned 3 slots stats-smem causal d=128":
+             "ws persistent 3 slots one dQ tile stats-smem balanced causal d=128",
+             "16-byte dK/dV, tuned 3 slots stats-smem split tail d=128":
+             "ws persistent split tail 3 slots stats-smem d=128"}
+    assert len([label for label in rows if "16-byte dK/dV" in label]) == 6  # and the 4-slot split tail at d=64
+    for wide_label, base_label in bases.items():
+        wide, base = rows["backward fused gluon " + wide_label], rows["backward fused gluon " + base_label]
+        head_dim = 64 if wide_label.endswith("d=64") else 128
+        assert_one_12_warp_program_on_warpgroup_mmas(wide)
+        assert wide.get("STG_narrow", 0) == 0 and wide["STG.E.128"] == head_dim // 8, wide
+        assert base["STG_narrow"] == head_dim // 2 and base.get("STG.E.128", 0) == 0, base
+        assert (wide["registers"], wide["shared_kb"], wide["HGMMA"], wide.get("float_atomic_adds", 0)) == \
+            (base["registers"], base["shared_kb"], base["HGMMA"], base.get("float_atomic_adds", 0)), (wide, base)
+        assert wide["stack"] <= (40 if wide_label.endswith("split tail d=128") else base["stack"]), (wide, base)
+
+
 def test_the_persistent_role_split_backward_compiles_as_one_program_per_multiprocessor(fused_backward):
     # v0.23, prepared (not yet run on a GPU): the d=256 role-split kernel over a tile list. Same 12 warps and
     # shared memory budget as the one-key-block form; its split tail adds float32 atomics. Unlike that form it

@@ -308,6 +308,12 @@ MMAs; stack unchanged except the d=128 split-tail compile, 24 -> 40 bytes (14 sp
 outside the key loop's MMAs). A backward tile stores dK and dV once per 16 query blocks' five products at 1k (the
 forward's output: once per 8 key blocks' two), so the store share is about a third of the forward's. Prediction:
 +0.5-2% at 1k-2k, level at 16k. Check path first: "backward: fused five-product (Gluon), 16-byte dK/dV stores".
+Outcome (v0.32 call 7, results/2026-12-01_h200_v0.32_probes/probe_bwd_run15.txt; the check path 17 of 17 PASS), bf16,
+median of 3 rounds, TFLOP/s 4-byte -> 16-byte (cuDNN): d=128 non-causal 1k 395 -> 430 (451), 2k 481 -> 506 (505), 16k
+572 -> 580 (550); causal 1k 278 -> 305 (317), 2k 384 -> 413 (407), 16k 539 -> 545 (532). d=64 non-causal 1k 349 ->
+365 (370), 2k 417 -> 431 (425), 16k 496 -> 491 (456); causal 1k 240 -> 262 (251), 2k 327 -> 352 (326), 16k 458 -> 473
+(439). Wrong in size: +3.4-9.7% at N <= 2k, -1% to +3% at 16k. Tuned since (d=64 three slots, d=128); that check
+path is now the d=64 four-slot form's.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 64 --rounds 3 --seqlens 1024 2048 16384 \

@@ -272,6 +272,7 @@ def surveyed():
         # The tuned d=64 forms since v0.19/v0.20: three or four Q/dO slots and two dS^T tiles (one barrier per
         # query block).
         for config in configs.BACKWARD_FUSED_CANDIDATES[64]:
+            config = replace(config, wide_stores=False)  # as they were before v0.32 (16-byte stores: below)
             kernel, constants = launchers.fused_backward_kernel(config, 64)
             rows.append((f"backward fused gluon ws persistent ds2 {config.num_stages} slots stats-smem kv-regs "
                          "balanced causal d=64", kernel, dict(constants, IS_CAUSAL=True, LISTED=True), config))
@@ -287,7 +288,7 @@ def surveyed():
         # v0.22 (prepared): a block's dV and dK products waited at the next block's S^T wait, not at its end:
         # the tuned d=64 forms (two dS^T tiles). (At d=128 ptxas serialises that form: refused there.)
         for tuned in configs.BACKWARD_FUSED_CANDIDATES[64]:
-            config = replace(tuned, late_key_gradient_wait=True)
+            config = replace(tuned, late_key_gradient_wait=True, wide_stores=False)
             kernel, constants = launchers.fused_backward_kernel(config, 64)
             for causal in (False, True):
                 rows.append((f"backward fused gluon ws persistent late dK/dV wait two-ds {config.num_stages} slots "
@@ -298,19 +299,19 @@ def surveyed():
         # whose dK/dV go to a float32 buffer by atomic adds).
         for d, config in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]),
                           (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
-            config = replace(config, split_tail=True)
+            config = replace(config, split_tail=True, wide_stores=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
-        # v0.32 (prepared): the tuned persistent forms storing dK and dV 16 bytes at a time, causal (the balanced
-        # list) and non-causal (their split tail), beside the same without (above: the d=64 causal rows, the d=128
-        # rows and the split-tail rows).
+        # v0.32: the tuned persistent forms storing dK and dV 16 bytes at a time (tuned since v0.32, d=64's
+        # four-slot form prepared), causal (the balanced list) and non-causal (their split tail), beside the same
+        # with 4-byte stores (above: the d=64 causal rows, the d=128 rows and the split-tail rows).
         for d, tuned in [(64, config) for config in configs.BACKWARD_FUSED_CANDIDATES[64]] + \
                 [(128, configs.BACKWARD_FUSED_CANDIDATES[128][1])]:
             config = replace(tuned, wide_stores=True)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
-                rows.append((f"backward fused gluon ws persistent wide dK/dV {config.num_stages} slots"
+                rows.append((f"backward fused gluon 16-byte dK/dV, tuned {config.num_stages} slots stats-smem"
                              f"{' causal' if causal else ' split tail'} d={d}", kernel,
                              dict(constants, IS_CAUSAL=causal, **listed), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
