@@ -15,7 +15,7 @@ the rounds.
 
 ``--call-forms`` adds two more callables (same choice as the library call): the public API on detached inputs
 (no autograd record), and the launcher itself (``launchers.attention_forward``); and prints each callable's host
-time to enqueue a call (``perf_counter`` over 200 calls back to back, no synchronisation inside).
+time to enqueue a call (``benchmarks/host_overhead.host_ms``: 200 calls queued back to back, ``perf_counter``).
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/interleaved_forms.py \\
         --points 128:causal:1024 128:noncausal:1024 64:causal:1024 --rounds 3
@@ -23,8 +23,9 @@ time to enqueue a call (``perf_counter`` over 200 calls back to back, no synchro
 
 import argparse
 import dataclasses
+import os
 import statistics
-import time
+import sys
 import types
 
 import torch
@@ -35,6 +36,9 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import flashio
 from flashio import configs, launch_plans, launchers
 from flashio.bench import sweep
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from host_overhead import host_ms  # noqa: E402 - benchmarks/host_overhead.py: 200 calls queued, perf_counter
 
 
 def _graphed(fn):
@@ -50,19 +54,6 @@ def _graphed(fn):
     with torch.cuda.graph(graph):
         out = fn()
     return graph.replay, out, graph
-
-
-def _host_us(fn, calls: int = 200) -> float:
-    """The host's µs per call to enqueue ``calls`` calls back to back (the GPU's queue takes them all)."""
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    host = (time.perf_counter() - start) / calls * 1e6
-    torch.cuda.synchronize()
-    return host
 
 
 def _point(spec: str) -> tuple[int, bool, int]:
@@ -141,8 +132,8 @@ def main() -> None:
                   f"{errors[0]:.4f} / {errors[1]:.4f} |", flush=True)
         print(f"tuned choice: {sweep.describe_choice(tuned, 'forward')}", flush=True)
         if args.call_forms:
-            print("host µs to enqueue a call: " + ", ".join(f"{name} {_host_us(fn):.1f}" for name, fn in calls.items()),
-                  flush=True)
+            print("host µs to enqueue a call: " + ", ".join(f"{name} {1e3 * host_ms(fn):.1f}"
+                                                            for name, fn in calls.items()), flush=True)
 
 
 if __name__ == "__main__":
