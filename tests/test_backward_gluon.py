@@ -407,3 +407,17 @@ def test_sixteen_byte_key_gradient_stores_are_refused_elsewhere(change):
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], wide_stores=True, **change)
     with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):
         launchers.fused_backward_kernel(config, 128)
+
+
+def test_sixteen_byte_key_gradient_stores_reach_the_role_split_backward_at_d256():
+    # v0.32 (prepared): each MMA warpgroup of the role-split kernel stores its 64 key rows (dV in one, dK in the
+    # other) 16 bytes at a time; its persistent form (not a candidate) does not take the option.
+    for tuned in configs.BACKWARD_FUSED_CANDIDATES[256]:
+        kernel, constants = launchers.fused_backward_kernel(replace(tuned, wide_stores=True), 256)
+        assert kernel is backward_gluon_split.attention_backward_fused_split_kernel
+        assert constants["WIDE_STORES"] is True
+        assert "WIDE_STORES" not in launchers.fused_backward_kernel(tuned, 256)[1]
+    persistent = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                         wide_stores=True)
+    with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(persistent, 256)

@@ -462,6 +462,11 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), 16-byte dK/dV stores, four slots at d=64": fused_backward(
             replace(configs.BACKWARD_FUSED_CANDIDATES[64][1], wide_stores=True),
             configs.BACKWARD_FUSED_CANDIDATES[128][1]),
+        # v0.32 (prepared): d=256's tuned role-split tile storing dK and dV 16 bytes at a time; d=64 and d=128 their
+        # tuned forms.
+        "backward: fused five-product (Gluon), role split at d=256, 16-byte dK/dV stores": fused_backward(
+            configs.BACKWARD_FUSED_CANDIDATES[64][0], configs.BACKWARD_FUSED_CANDIDATES[128][1],
+            replace(split_d256[0], wide_stores=True)),
         # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
         # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(

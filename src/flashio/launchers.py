@@ -233,11 +233,13 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         # edge leave ptxas too few registers, and it serialises every warpgroup MMA (32 groups of one k-step).
         raise ValueError(f"late_key_gradient_wait is compiled for head_dim <= 64 (at larger ones the MMAs run "
                          f"serialised); got head_dim={head_dim}")
-    if config.wide_stores and not (config.warp_specialised and config.persistent and not config.split_rows
-                                   and not config.split_roles and config.block_n == 16 * config.num_warps):
+    specialised_wide = config.warp_specialised and config.persistent and not config.split_rows \
+        and not config.split_roles and config.block_n == 16 * config.num_warps
+    role_split_wide = config.split_roles and not config.persistent and config.block_n == 64
+    if config.wide_stores and not (specialised_wide or role_split_wide):
         raise ValueError(f"wide_stores is an option of the persistent warp-specialised fused backward whose MMA "
-                         f"warps hold the key rows 16 each (block_n = 16 * num_warps; no split rows or roles); "
-                         f"got {config}")
+                         f"warps hold the key rows 16 each (block_n = 16 * num_warps; no split rows or roles) and "
+                         f"of the role-split one with 64-key blocks (one per program); got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -256,6 +258,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                          WORKER_REGS=FUSED_WORKER_REGISTERS)
         if config.persistent:  # v0.23 (v0.24: not faster, not a candidate): always from a tile list
             return backward_gluon_split_kernels.attention_backward_fused_split_persistent_kernel, constants
+        if config.wide_stores:
+            constants["WIDE_STORES"] = True
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,

@@ -374,7 +374,7 @@ def test_sixteen_byte_key_gradient_stores_replace_the_four_byte_ones_in_the_tune
              "ws persistent 3 slots one dQ tile stats-smem balanced causal d=128",
              "16-byte dK/dV, tuned 3 slots stats-smem split tail d=128":
              "ws persistent split tail 3 slots stats-smem d=128"}
-    assert len([label for label in rows if "16-byte dK/dV" in label]) == 6  # and the 4-slot split tail at d=64
+    assert len([label for label in rows if "16-byte dK/dV, tuned" in label]) == 6  # and the 4-slot split tail at d=64
     for wide_label, base_label in bases.items():
         wide, base = rows["backward fused gluon " + wide_label], rows["backward fused gluon " + base_label]
         head_dim = 64 if wide_label.endswith("d=64") else 128
@@ -384,6 +384,22 @@ def test_sixteen_byte_key_gradient_stores_replace_the_four_byte_ones_in_the_tune
         assert (wide["registers"], wide["shared_kb"], wide["HGMMA"], wide.get("float_atomic_adds", 0)) == \
             (base["registers"], base["shared_kb"], base["HGMMA"], base.get("float_atomic_adds", 0)), (wide, base)
         assert wide["stack"] <= (40 if wide_label.endswith("split tail d=128") else base["stack"]), (wide, base)
+
+
+def test_sixteen_byte_key_gradient_stores_fit_the_role_split_backward_at_d256(fused_backward):
+    # v0.32 (prepared): each of the two MMA warpgroups stores its 64 key rows x 256 columns (dV, dK): 64 stores of
+    # 4 bytes per thread each, or 16 of 16 bytes. Compiled for sm_90a on the CPU: no 4-byte store left and the tuned
+    # tiles' registers, shared memory, warpgroup MMAs and empty stack.
+    bases = [row for row in fused_backward if row["label"] == "backward fused gluon split d=256"]
+    wide = sorted((row for row in fused_backward if "16-byte dK/dV, role split" in row["label"]),
+                  key=lambda row: row["num_stages"])
+    assert len(bases) == len(wide) == 2
+    for base, row in zip(sorted(bases, key=lambda row: row["num_stages"]), wide):
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row.get("STG_narrow", 0) == 0 and row["STG.E.128"] == 2 * 16, row
+        assert base["STG_narrow"] == 2 * 64 and base.get("STG.E.128", 0) == 0, base
+        assert (row["registers"], row["shared_kb"], row["HGMMA"], row["stack"]) == \
+            (base["registers"], base["shared_kb"], base["HGMMA"], 0), (row, base)
 
 
 def test_the_persistent_role_split_backward_compiles_as_one_program_per_multiprocessor(fused_backward):

@@ -308,6 +308,11 @@ MMAs; stack unchanged except the d=128 split-tail compile, 24 -> 40 bytes (14 sp
 outside the key loop's MMAs). A backward tile stores dK and dV once per 16 query blocks' five products at 1k (the
 forward's output: once per 8 key blocks' two), so the store share is about a third of the forward's. Prediction:
 +0.5-2% at 1k-2k, level at 16k. Check path first: "backward: fused five-product (Gluon), 16-byte dK/dV stores".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 64 --rounds 3 --seqlens 1024 2048 16384 \
+        --forms "tuned, split tail" "tuned, split tail, 16-byte dK/dV stores"
+
 Outcome (v0.32 call 7, results/2026-12-01_h200_v0.32_probes/probe_bwd_run15.txt; the check path 17 of 17 PASS), bf16,
 median of 3 rounds, TFLOP/s 4-byte -> 16-byte (cuDNN): d=128 non-causal 1k 395 -> 430 (451), 2k 481 -> 506 (505), 16k
 572 -> 580 (550); causal 1k 278 -> 305 (317), 2k 384 -> 413 (407), 16k 539 -> 545 (532). d=64 non-causal 1k 349 ->
@@ -315,9 +320,29 @@ median of 3 rounds, TFLOP/s 4-byte -> 16-byte (cuDNN): d=128 non-causal 1k 395 -
 (439). Wrong in size: +3.4-9.7% at N <= 2k, -1% to +3% at 16k. Tuned since (d=64 three slots, d=128); that check
 path is now the d=64 four-slot form's.
 
+Run 16 (v0.32, prepared): d=256's two tuned role-split tiles (one and two Q slots; one key block per program) with
+dK and dV stored 16 bytes at a time, against the same with 4-byte stores. Compiled for sm_90a on the CPU: per thread
+128 4-byte stores -> 32 of 16 bytes (two partitions of 64 key rows x 256 columns each), no stack, the same registers
+and shared memory (217.7 KB). The d=256 backward is 0.96-1.21x cuDNN in the v0.32 grid, 0.96-0.97 at causal 1k. Per
+key block at 1k it does the products of d=128's tuned tile (16 query blocks x 2 x 64 x 64 x 256 x 5 = 335 MFLOP
+against 16 x 2 x 64 x 128 x 128 x 5), with the same 64 4-byte stores per MMA thread at its end, and one program per
+multiprocessor that exits after them (no loader prefetching the next tile meanwhile). Prediction: +3-8% at 1k-2k
+(run 15's d=128 gain), +0-2% at 16k. Check path first: "backward: fused five-product (Gluon), role split at d=256,
+16-byte dK/dV stores".
+
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
-        --head-dims 128 64 --rounds 3 --seqlens 1024 2048 16384 \
-        --forms "tuned, split tail" "tuned, split tail, 16-byte dK/dV stores"
+        --head-dims 256 --rounds 3 --seqlens 1024 2048 16384 --forms tuned "tuned, 16-byte dK/dV stores" \
+        "tuned, two Q slots" "tuned, two Q slots, 16-byte dK/dV stores"
+
+Run 17 (v0.32, prepared): d=64's four-slot form (a tuning candidate beside the three-slot one since v0.20: +0.9-2.1%
+with 4-byte stores) with 16-byte dK/dV stores, against it with 4-byte stores and the tuned three-slot form with
+16-byte ones. Prediction: the 16-byte four-slot form +3-9% over the 4-byte one at N <= 2k (run 15's three-slot
+gain), level or +1-2% against the three-slot 16-byte form. Check path first: "backward: fused five-product (Gluon),
+16-byte dK/dV stores, four slots at d=64".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned, split tail, 16-byte dK/dV stores" \
+        "tuned four slots, split tail" "tuned four slots, split tail, 16-byte dK/dV stores"
 """
 
 import argparse
@@ -402,6 +427,16 @@ FORMS[256] = {"tuned": TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers
                                   split_roles=True)}
 FORMS[256]["role split persistent"] = replace(FORMS[256]["tuned"], persistent=True, balanced_schedule=True)
 FORMS[256]["role split persistent, split tail"] = replace(FORMS[256]["role split persistent"], split_tail=True)
+# v0.32 (prepared, run 17): d=64's four-slot tuned form with and without them (tuned: the three-slot form with them).
+FORMS[64]["tuned four slots, split tail"] = replace(
+    FORMS[64]["ws persistent, LSE/D in shared, balanced, two dS tiles, 4 stages"], split_tail=True)
+FORMS[64]["tuned four slots, split tail, 16-byte dK/dV stores"] = replace(FORMS[64]["tuned four slots, split tail"],
+                                                                          wide_stores=True)
+# v0.32 (prepared, run 16): d=256's tuned role-split tiles storing dK and dV 16 bytes at a time.
+FORMS[256]["tuned, 16-byte dK/dV stores"] = replace(FORMS[256]["tuned"], wide_stores=True)
+FORMS[256]["tuned, two Q slots"] = TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True,
+                                              split_roles=True)
+FORMS[256]["tuned, two Q slots, 16-byte dK/dV stores"] = replace(FORMS[256]["tuned, two Q slots"], wide_stores=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -314,6 +314,12 @@ def surveyed():
                 rows.append((f"backward fused gluon 16-byte dK/dV, tuned {config.num_stages} slots stats-smem"
                              f"{' causal' if causal else ' split tail'} d={d}", kernel,
                              dict(constants, IS_CAUSAL=causal, **listed), config))
+        # v0.32 (prepared): the tuned d=256 role-split forms storing dK and dV 16 bytes at a time.
+        for tuned in configs.BACKWARD_FUSED_CANDIDATES[256]:
+            config = replace(tuned, wide_stores=True)
+            kernel, constants = launchers.fused_backward_kernel(config, 256)
+            rows.append((f"backward fused gluon 16-byte dK/dV, role split {config.num_stages} Q slots d=256", kernel,
+                         dict(constants, IS_CAUSAL=False), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

@@ -47,6 +47,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 from flashio.kernels.backward_gluon import (_add_key_gradient_part, _head_descriptor, _listed_block,
                                             _listed_query_range, _load_key_block, _query_blocks, _wait_for_last_loads,
                                             async_reduce_add_shared_to_global)
+from flashio.kernels.gluon_stores import store_rows_wide
 
 
 @gluon.jit
@@ -161,14 +162,19 @@ def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scal
 
 @gluon.jit
 def _store_rows(OUT, stride_b, stride_h, stride_n, batch, kv_head, start_n, seqlen_k, values,
-                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr):
+                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, layout: gl.constexpr, WIDE_STORES: gl.constexpr = False):
     """values (float32, [BLOCK_N, HEAD_DIM]) -> OUT rows start_n.. of (batch, kv_head), input precision;
-    rows past seqlen_k are not written."""
-    rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, layout))
-    cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, layout))
-    ptrs = OUT + batch.to(gl.int64) * stride_b + kv_head.to(gl.int64) * stride_h + \
-        rows[:, None] * stride_n + cols[None, :]
-    gl.store(ptrs, values.to(OUT.dtype.element_ty), mask=(rows < seqlen_k)[:, None])
+    rows past seqlen_k are not written. WIDE_STORES: 16 bytes per store instruction instead of 4
+    (``gluon_stores.store_rows_wide``; ``layout`` a 4-warp warpgroup's accumulator, BLOCK_N = 64)."""
+    if WIDE_STORES:
+        head = OUT + batch.to(gl.int64) * stride_b + kv_head.to(gl.int64) * stride_h
+        store_rows_wide(head, start_n, stride_n, values.to(OUT.dtype.element_ty), seqlen_k, BLOCK_N, HEAD_DIM)
+    else:
+        rows = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, layout))
+        cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, layout))
+        ptrs = OUT + batch.to(gl.int64) * stride_b + kv_head.to(gl.int64) * stride_h + \
+            rows[:, None] * stride_n + cols[None, :]
+        gl.store(ptrs, values.to(OUT.dtype.element_ty), mask=(rows < seqlen_k)[:, None])
 
 
 @gluon.jit
@@ -180,7 +186,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              dq_ready, dq_empty,
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
@@ -192,7 +198,7 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                                      ds_ready, ds_free, dq_ready, dq_empty, dv, num_blocks * 0, num_blocks * 0,
                                      BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
     _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
-                kv_layout)
+                kv_layout, WIDE_STORES)
 
 
 @gluon.jit
@@ -261,7 +267,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                ds_free, dq_ready, dq_empty,
                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
-                               DQ_BUFFERS: gl.constexpr):
+                               DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False):
     """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
@@ -273,7 +279,7 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                       ds_free, dq_ready, dq_empty, dk, num_blocks * 0, num_blocks * 0,
                                       BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
     _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
-                BLOCK_N, HEAD_DIM, kv_layout)
+                BLOCK_N, HEAD_DIM, kv_layout, WIDE_STORES)
 
 
 @gluon.jit
@@ -395,11 +401,12 @@ def attention_backward_fused_split_kernel(
     seqlen_q, seqlen_k, kv_group_size, softmax_scale,
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
-    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr,
+    MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
-    with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added."""
+    with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added.
+    WIDE_STORES: dK_j and dV_j stored 16 bytes per instruction instead of 4."""
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
@@ -416,14 +423,14 @@ def attention_backward_fused_split_kernel(
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_b, dq_empty_b,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES)),
         (_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
