@@ -42,7 +42,7 @@ from host_overhead import host_ms  # noqa: E402 - benchmarks/host_overhead.py: 2
 
 
 def _graphed(fn):
-    """``fn`` (one forward) captured in a CUDA graph: (replay, the captured output tensor)."""
+    """``fn`` (one forward) captured in a CUDA graph: (its replay, which keeps the graph, the captured output)."""
     fn()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -53,7 +53,7 @@ def _graphed(fn):
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out = fn()
-    return graph.replay, out, graph
+    return graph.replay, out
 
 
 def _point(spec: str) -> tuple[int, bool, int]:
@@ -89,16 +89,15 @@ def main() -> None:
         tuned = configs.cached_choices()[key]
         wide = next(c for c in configs.FORWARD_GLUON_CANDIDATES[d] if c.persistent and c.output_from_registers)
         forms = {"16-byte (graph)": wide, "4-byte (graph)": dataclasses.replace(wide, wide_stores=False)}
-        graphs, errors = {}, []
+        replays, errors = {}, {}
         with torch.no_grad():
             for name, option in forms.items():
                 configs._CHOICES[key] = option  # the probes' override of the tuned choice
                 launch_plans.clear()
-                replay, out, graph = _graphed(library)
-                replay()
+                replays[name], out = _graphed(library)
+                replays[name]()
                 torch.cuda.synchronize()
-                errors.append(float((out.float() - reference).abs().max()))
-                graphs[name] = (replay, graph)
+                errors[name] = float((out.float() - reference).abs().max())
         configs._CHOICES[key] = tuned
         launch_plans.clear()
         library()
@@ -113,7 +112,7 @@ def main() -> None:
             calls["no grad"] = lambda: flashio.attention(*detached, is_causal=causal)
             calls["launcher"] = lambda: launchers.attention_forward(*detached, layout="bhnd", softmax_scale=d ** -0.5,
                                                                     causal=causal, dropout_p=0.0, seed=0)[0]
-        calls.update({name: graphs[name][0] for name in forms})
+        calls.update(replays)
         prepared = {name: types.SimpleNamespace(forward=fn, forward_backward=None, leaves=[q, k, v])
                     for name, fn in calls.items()}
         interleaved = {name: [] for name in calls}
@@ -129,7 +128,7 @@ def main() -> None:
         for label, rates in (("interleaved", interleaved), ("do_bench blocks", blocks)):
             cells = [f"{statistics.median(rates[name]):.0f}" for name in calls]
             print(f"| {d} | {causal} | {n} | {label} | {' | '.join(cells)} | "
-                  f"{errors[0]:.4f} / {errors[1]:.4f} |", flush=True)
+                  f"{' / '.join(f'{error:.4f}' for error in errors.values())} |", flush=True)
         print(f"tuned choice: {sweep.describe_choice(tuned, 'forward')}", flush=True)
         if args.call_forms:
             print("host µs to enqueue a call: " + ", ".join(f"{name} {1e3 * host_ms(fn):.1f}"

@@ -114,8 +114,8 @@ def describe_choice(choice, kernel: str = "") -> str:
     warp-specialised, ' split' with its roles on two warpgroups, ' kv-regs' with K/V in registers and
     ' stats-smem' with its LSE/D rows in shared memory:
     'gluon 64x64 w4 s2 dq1x1'; Gluon forward tiles ' pipelined', ' split-kv', ' pingpong', ' out-regs',
-    ' out-smem', ' half-diag', ' balanced', ' q-regs', ' wide-out'; ' ds2' with two dS^T tiles, ' rows' with its key rows
-    on two MMA partitions), else the value."""
+    ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles, ' rows' with its key rows
+    on two MMA partitions; ' wide-out' for either pass's tile stored 16 bytes at a time), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
