@@ -342,7 +342,7 @@ def test_the_persistent_role_split_backward_always_reads_a_tile_list(monkeypatch
     # list; non-causal, split_tail_schedule's, with SPLIT_TAIL when the key blocks leave a partial last round.
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                     split_tail=True)
+                     split_tail=True, wide_stores=False)
     kernel, constants = launchers.fused_backward_kernel(config, 256)
     assert kernel is backward_gluon_split.attention_backward_fused_split_persistent_kernel
     grid_problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
@@ -364,7 +364,8 @@ def test_a_persistent_role_split_backward_without_split_tail_lists_whole_key_blo
     # A list with pieces, read without SPLIT_TAIL, would make each piece a whole key block: the pieces of one
     # block would store their dK/dV over one another (v0.24's first GPU probe of this form, max diff 0.96).
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                     wide_stores=False)
     problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
     grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
     assert grid == (132,) and listed == {"LISTED": True}
@@ -380,7 +381,7 @@ def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pa
     # (v0.24's first GPU run asked the schedule for 128 and stopped on its check).
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                     split_tail=True)
+                     split_tail=True, wide_stores=False)
     problem = launchers.describe(torch.empty(1, 8, 1024, 256), torch.empty(1, 8, 1024, 256), "bhnd", None)
     grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
     work = schedules.causal_backward_block_work(1024, 1024, 64, 64)
@@ -390,9 +391,10 @@ def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pa
 
 def test_sixteen_byte_key_gradient_stores_are_an_option_of_the_persistent_specialised_backward():
     # v0.32: dK and dV exchanged between the four lanes of each key row (the MMA warps hold 16 key rows each) and
-    # stored 16 bytes at a time (tuned at d=64 three slots and d=128); off, the kernel gets no WIDE_STORES constexpr
-    # (its SASS as before).
-    for d, tuned in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]), (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
+    # stored 16 bytes at a time (tuned at d=64 three slots and d=128 since v0.32, d=64 four slots since v0.33); off,
+    # the kernel gets no WIDE_STORES constexpr (its SASS as before).
+    for d, tuned in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]), (64, configs.BACKWARD_FUSED_CANDIDATES[64][1]),
+                     (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
         kernel, constants = launchers.fused_backward_kernel(tuned, d)
         assert tuned.wide_stores and kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
         assert constants["WIDE_STORES"] is True
@@ -410,13 +412,13 @@ def test_sixteen_byte_key_gradient_stores_are_refused_elsewhere(change):
 
 
 def test_sixteen_byte_key_gradient_stores_reach_the_role_split_backward_at_d256():
-    # v0.32 (prepared): each MMA warpgroup of the role-split kernel stores its 64 key rows (dV in one, dK in the
-    # other) 16 bytes at a time; its persistent form (not a candidate) does not take the option.
+    # v0.32 (prepared; tuned since v0.33): each MMA warpgroup of the role-split kernel stores its 64 key rows (dV in
+    # one, dK in the other) 16 bytes at a time; its persistent form (not a candidate) does not take the option.
     for tuned in configs.BACKWARD_FUSED_CANDIDATES[256]:
-        kernel, constants = launchers.fused_backward_kernel(replace(tuned, wide_stores=True), 256)
-        assert kernel is backward_gluon_split.attention_backward_fused_split_kernel
+        kernel, constants = launchers.fused_backward_kernel(tuned, 256)
+        assert tuned.wide_stores and kernel is backward_gluon_split.attention_backward_fused_split_kernel
         assert constants["WIDE_STORES"] is True
-        assert "WIDE_STORES" not in launchers.fused_backward_kernel(tuned, 256)[1]
+        assert "WIDE_STORES" not in launchers.fused_backward_kernel(replace(tuned, wide_stores=False), 256)[1]
     persistent = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
                          wide_stores=True)
     with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):

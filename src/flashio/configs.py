@@ -252,17 +252,30 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # 317 / 407 / 532); d=64 (three slots) 349 -> 365, 417 -> 431, 496 -> 491, 240 -> 262, 327 -> 352, 458 -> 473 (cuDNN
 # 370 / 425 / 456, 251 / 326 / 439). Both take it; d=64's four-slot form keeps its 4-byte stores until its own form
 # with them has passed the GPU check (not run: no device time left in v0.32).
+# v0.33 (GPU check path "16-byte dK/dV stores, four slots at d=64" 17/17 PASS; probe run 17, bf16, median of 3 rounds,
+# results/2026-12-02_h200_v0.33_probes/probe_bwd_run17.txt): the four-slot form with them, non-causal 1k / 2k / 16k,
+# causal 1k / 2k / 16k 351 -> 375, 416 -> 430, 478 -> 489, 243 -> 262, 327 -> 347, 449 -> 452 TFLOP/s; it replaces
+# its 4-byte form. d=256's role-split tiles with them (``WIDE_STORES`` in kernels/backward_gluon_split.py; check path
+# "role split at d=256, 16-byte dK/dV stores" 17/17 PASS; probe run 16): one Q slot 324 -> 346, 374 -> 395, 429 -> 423,
+# 243 -> 269, 309 -> 338, 427 -> 433; two Q slots 306 -> 330, 350 -> 366, 396 -> 395, 232 -> 248, 292 -> 311,
+# 392 -> 396 (cuDNN 307 / 350 / 356, 257 / 322 / 377); both take them.
+# v0.33: d=256's second tile (two Q slots, 32-column dQ chunks) is no longer timed. It trailed the one-slot tile at
+# every point of the v0.10 probe and of probe run 16 (4-11%) and in the tuner's timings at 19 of the v0.33 grid's 20
+# d=256 points (3-11%); the tuner took it at none of the 120 d=256 backward points of the v0.14-v0.32 grids, and once
+# in v0.33's, on one timing each (bf16 causal 4k, 1.90 against 2.13 ms, where fp16's one-slot tile took 1.82): 349
+# TFLOP/s, 0.95x cuDNN, the grid's lowest backward point.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
                     wide_stores=True),
          TileConfig(64, 128, 8, 4, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
-                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True)),
+                    persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
+                    wide_stores=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True)),
-    256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True),
-          TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True)),
+    256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
+                     wide_stores=True),),
 }
 # The Gluon forward (Hopper; kernels/forward_gluon.py): block_m = the rows of both consumer warpgroups
 # (64 each), num_warps = one consumer's, stages = the K/V ring. Its causal loop masks only the diagonal

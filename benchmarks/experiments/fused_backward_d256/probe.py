@@ -24,6 +24,7 @@ folder's kernel.py). Rates in benchmarks/PERFORMANCE.md (v0.10).
 
 import os
 import sys
+from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -37,7 +38,9 @@ from flashio import configs, launchers  # noqa: E402
 from flashio.bench.sweep import describe_choice  # noqa: E402
 from flashio.reference import attention_reference  # noqa: E402
 
-TILES = configs.BACKWARD_FUSED_CANDIDATES[256]  # one Q slot and 64-column dQ chunks; two and 32
+# One Q slot and 64-column dQ chunks (tuned); two and 32 (a candidate until v0.33), both with the tuned 16-byte stores.
+TILES = (configs.BACKWARD_FUSED_CANDIDATES[256][0],
+         replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], num_stages=2, dq_chunks=8))
 
 
 def fused_backward(q, k, v, do, lse, delta, scale, causal, config):

@@ -254,7 +254,8 @@ def surveyed():
                    (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, stats_in_shared=True)),
                    (128, TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, persistent=True,
                                     stats_in_shared=True)),
-                   *((256, config) for config in configs.BACKWARD_FUSED_CANDIDATES[256]))
+                   # d=256's role-split tiles with 4-byte dK/dV stores, as they were before v0.33 (16-byte: below)
+                   *((256, replace(config, wide_stores=False)) for config in _ROLE_SPLIT_TILES))
     for d, config in gluon_tiles if launchers.GLUON_AVAILABLE else ():
         kernel, constants = launchers.fused_backward_kernel(config, d)
         form = " split" if config.split_roles else " ws" if config.warp_specialised else ""
@@ -304,7 +305,7 @@ def surveyed():
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
         # v0.32: the tuned persistent forms storing dK and dV 16 bytes at a time (tuned since v0.32, d=64's
-        # four-slot form prepared), causal (the balanced list) and non-causal (their split tail), beside the same
+        # four-slot form since v0.33), causal (the balanced list) and non-causal (their split tail), beside the same
         # with 4-byte stores (above: the d=64 causal rows, the d=128 rows and the split-tail rows).
         for d, tuned in [(64, config) for config in configs.BACKWARD_FUSED_CANDIDATES[64]] + \
                 [(128, configs.BACKWARD_FUSED_CANDIDATES[128][1])]:
@@ -314,8 +315,8 @@ def surveyed():
                 rows.append((f"backward fused gluon 16-byte dK/dV, tuned {config.num_stages} slots stats-smem"
                              f"{' causal' if causal else ' split tail'} d={d}", kernel,
                              dict(constants, IS_CAUSAL=causal, **listed), config))
-        # v0.32 (prepared): the tuned d=256 role-split forms storing dK and dV 16 bytes at a time.
-        for tuned in configs.BACKWARD_FUSED_CANDIDATES[256]:
+        # v0.32 (prepared; tuned since v0.33): the d=256 role-split forms storing dK and dV 16 bytes at a time.
+        for tuned in _ROLE_SPLIT_TILES:
             config = replace(tuned, wide_stores=True)
             kernel, constants = launchers.fused_backward_kernel(config, 256)
             rows.append((f"backward fused gluon 16-byte dK/dV, role split {config.num_stages} Q slots d=256", kernel,
@@ -324,7 +325,7 @@ def surveyed():
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).
         config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                         split_tail=True)
+                         split_tail=True, wide_stores=False)
         kernel, constants = launchers.fused_backward_kernel(config, 256)
         for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
             rows.append((f"backward fused gluon split persistent{' causal' if causal else ' split tail'} d=256",
@@ -352,6 +353,15 @@ def surveyed():
                       (256, TileConfig(64, 32, 4, 2)), (256, TileConfig(64, 64, 8, 2))):
         rows.append((f"backward dQ d={d}", dq, _portable_constants(config, d), config))
     return rows
+
+
+# d=256's role-split tiles surveyed: the tuned one (one Q slot, 64-column dQ chunks) and the two-slot tile with 32-column
+# chunks, a candidate until v0.33 (configs.BACKWARD_FUSED_CANDIDATES says why it is not timed now).
+_ROLE_SPLIT_TILES = (
+    configs.BACKWARD_FUSED_CANDIDATES[256][0],
+    TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True,
+               wide_stores=True),
+)
 
 
 def measure(match: str = "") -> list[dict]:

@@ -28,6 +28,7 @@ of the batch and its first four heads (the fp32 reference materialises N×N).
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import sys
 import time
@@ -332,12 +333,19 @@ class _CudaEventTimer:
 # at most this many warm-up and this many timed passes (a 0.01 ms call would otherwise queue ten thousand).
 INTERLEAVED_MIN_CALLS = 10
 INTERLEAVED_MAX_CALLS = 1000
+# Each pass takes the systems in a fresh order drawn from this seed, so that every system follows every other about
+# equally often. Why: a call's time depends on the call before it. On the H200 (v0.33,
+# benchmarks/experiments/forward_short/call_gap.py) flashio's d=128 causal 1k forward ran 6% slower (kernel 180
+# against 172 us) right after FA2's forward than after cuDNN's or its own, a flush between them. With the order
+# rotated by one each pass (until v0.32) a system follows the same neighbour in all but one pass of n, so its number
+# could depend on where --systems listed it. (The grid's own point did not move with the change: 378 -> 375 TFLOP/s.)
+INTERLEAVED_ORDER_SEED = 0
 
 
 def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
     """({system: {mode: ms}}, {system: failure}): every system's forward, then every system's
-    forward+backward, timed call by call in turn (system a, b, c, a, b, c, ... with the order rotated by
-    one each pass), the median call per system; backward = forward+backward - forward.
+    forward+backward, timed call by call in turn (each pass every system once, in an order shuffled per pass
+    from INTERLEAVED_ORDER_SEED), the median call per system; backward = forward+backward - forward.
 
     Why: the H200's SM clock follows the board's power draw within tens of milliseconds (drift.py, v0.16:
     1980 MHz for the first ~50 ms of a 1k forward, then 1650-1730 MHz at the 700 W limit), so a block of
@@ -373,9 +381,10 @@ def _time_interleaved(prepared: dict, timer=None) -> tuple[dict, dict]:
         timed_passes = min(INTERLEAVED_MAX_CALLS, max(INTERLEAVED_MIN_CALLS, math.ceil(TIMED_MS / slowest_ms)))
         handles: dict[str, list] = {name: [] for name in calls}
         names = list(calls)
+        order = random.Random(INTERLEAVED_ORDER_SEED)
         for index in range(warmup_passes + timed_passes):
-            shift = index % len(names)
-            for name in names[shift:] + names[:shift]:
+            order.shuffle(names)
+            for name in names:
                 if name in failed:
                     continue
                 try:

@@ -1,0 +1,185 @@
+"""Where the library call's 4% went at d=128 causal 1k under the grid's interleaved timing (v0.33).
+
+v0.32 call 5 and v0.33 call 4 (``interleaved_forms.py --call-forms``) measured the public API on inputs that
+require grad at 372-374 TFLOP/s interleaved, against 392 for the same call on detached inputs, 396 for the launcher
+and 394 for the kernel alone in a CUDA graph: the same kernel (one launch plan), so the difference is either more GPU
+work in the autograd call, time the GPU waits between the start event and the kernel, or something about when it ran.
+
+This times the calls the grid's way (a 256 MB flush, a start event, the call, an end event; the calls in turn, the
+order rotated by one each pass as ``sweep._time_interleaved`` did until v0.33): first without the profiler, printing
+the events' time per call, the number of device allocations and the output addresses; then under
+``torch.profiler``, adding the GPU time of the kernels between the flush and the next flush (from the profiler's
+activity records), the difference (the GPU idle or busy elsewhere inside the events) and the names of any kernels
+other than the attention kernel. Then all of it again with a 200 µs spin kernel queued ahead of each flush
+(``torch.cuda._sleep``), which keeps the GPU busy while the host enqueues: host time would close there. ``--also``
+adds SDPA's cuDNN and FA2 forwards to the turn; ``--no-grad-first`` puts the detached call first.
+
+Outcome (v0.33 calls 5-9, H200, bf16, results/2026-12-02_h200_v0.33_probes/call_gap_*.txt): the two calls alone, or
+with cuDNN, level (393-397 against 395-397); with FA2 in the turn the first call listed 370-374 and the second
+390-395, whichever of the two is first (call 9). The slow call's kernel itself runs longer (180-182 against 171-172
+µs of GPU time inside 3.3-4 µs of event overhead for both), with no other kernel, no device allocation, and the same
+output address as every other call; the spin kernel changes nothing. With the rotation the first-listed call follows
+FA2 in three passes of four: a forward started right after FA2's forward (the flush between them) runs 6% slower.
+Why (FA2's clock or power state, its L2 or TLB footprint) is not measured. The bench's interleaved timing shuffles
+the order every pass since.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \\
+        --points 128:causal:1024 --also cuDNN FA2 --passes 100
+"""
+
+import argparse
+import random
+import statistics
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.profiler import ProfilerActivity, profile
+
+import flashio
+from flashio.bench import sweep
+
+FLUSH_BYTES = 256 << 20  # as flashio.bench.sweep._CudaEventTimer
+SDPA_BACKENDS = {"cuDNN": SDPBackend.CUDNN_ATTENTION, "FA2": SDPBackend.FLASH_ATTENTION}
+
+
+def _point(spec: str) -> tuple[int, bool, int]:
+    d, kind, n = spec.split(":")
+    if kind not in ("causal", "noncausal") or 16384 % int(n):
+        raise SystemExit(f"--points takes D:causal:N or D:noncausal:N with N dividing 16384, got {spec!r}")
+    return int(d), kind == "causal", int(n)
+
+
+def _spin_cycles(us: float) -> int:
+    """Cycles of ``torch.cuda._sleep`` for about ``us`` microseconds (measured once)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    torch.cuda._sleep(1_000_000)
+    end.record()
+    torch.cuda.synchronize()
+    return int(1_000_000 * us / (start.elapsed_time(end) * 1e3))
+
+
+def _timed_calls(calls: dict, leaves: list, flush: torch.Tensor, passes: int, spin: int,
+                 shuffled: bool = False) -> tuple[dict, list]:
+    """Event handles per call name, and the call order (one name per timed call): the order rotated by one each
+    pass, or (``shuffled``) drawn afresh each pass as the bench does since v0.33."""
+    handles, order = {name: [] for name in calls}, []
+    names = list(calls)
+    shuffle = random.Random(sweep.INTERLEAVED_ORDER_SEED).shuffle
+    for index in range(passes):
+        if shuffled:
+            shuffle(names)
+            turn = list(names)
+        else:
+            turn = names[index % len(names):] + names[:index % len(names)]
+        for name in turn:
+            for leaf in leaves:
+                leaf.grad = None
+            if spin:
+                torch.cuda._sleep(spin)
+            flush.zero_()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            calls[name]()
+            end.record()
+            handles[name].append((start, end))
+            order.append(name)
+    return handles, order
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--points", nargs="+", type=_point, required=True)
+    parser.add_argument("--passes", type=int, default=200)
+    parser.add_argument("--no-grad-first", action="store_true",
+                        help="the detached call first in the turn (it then follows the last system listed)")
+    parser.add_argument("--only-autograd", action="store_true", help="leave the detached call out of the turn")
+    parser.add_argument("--shuffled", action="store_true", help="a fresh order each pass (the bench since v0.33)")
+    parser.add_argument("--also", nargs="*", default=[], choices=sorted(SDPA_BACKENDS),
+                        help="more calls in turn: SDPA's cuDNN and FLASH_ATTENTION (FA2) backends")
+    args = parser.parse_args()
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    spin = _spin_cycles(200.0)
+    print("| d | causal | N | spin ahead | call | events µs | kernels µs | gap µs | TFLOP/s (events) | other kernels |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for d, causal, n in args.points:
+        batch, heads = 16384 // n, 2048 // d
+        q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16).requires_grad_(True)
+                   for _ in range(3))
+        detached = [t.detach() for t in (q, k, v)]
+        flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
+        def sdpa(backend):
+            def call():
+                with sdpa_kernel(backend):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            return call
+
+        calls = {"autograd": lambda: flashio.attention(q, k, v, is_causal=causal),
+                 "no grad": lambda: flashio.attention(*detached, is_causal=causal)}
+        calls.update({name: sdpa(SDPA_BACKENDS[name]) for name in args.also})
+        if args.no_grad_first:  # the turn's order: each call follows the one before it in most passes
+            calls = {"no grad": calls.pop("no grad"), **calls}
+        if args.only_autograd:
+            del calls["no grad"]
+        for fn in calls.values():  # tuning and the launch plan
+            fn()
+        # The flush's own GPU activity names, to split the record into calls.
+        with profile(activities=[ProfilerActivity.CUDA]) as flush_profile:
+            flush.zero_()
+            torch.cuda.synchronize()
+        flush_names = {e.name for e in flush_profile.events() if e.device_type == torch.autograd.DeviceType.CUDA}
+        for spin_ahead in (0, spin):
+            _timed_calls(calls, [q, k, v], flush, 20, spin_ahead, args.shuffled)  # warm-up
+            # The same calls without the profiler (its activity records add host work to every launch).
+            addresses = {name: [] for name in calls}
+            recording = {name: (lambda name=name: addresses[name].append(calls[name]().data_ptr())) for name in calls}
+            before = torch.cuda.memory_stats().get("num_device_alloc", 0)
+            plain, _ = _timed_calls(recording, [q, k, v], flush, args.passes, spin_ahead, args.shuffled)
+            torch.cuda.synchronize()
+            device_allocs = torch.cuda.memory_stats().get("num_device_alloc", 0) - before
+            print(f"device allocations (cudaMalloc) in {len(calls) * args.passes} timed calls: {device_allocs}; "
+                  "output addresses: " + ", ".join(f"{name} {len(set(found))} distinct, first {found[0]:#x}"
+                                                   for name, found in addresses.items()), flush=True)
+            for name in calls:
+                event_us = statistics.median(s.elapsed_time(e) * 1e3 for s, e in plain[name])
+                print(f"| {d} | {causal} | {n} | {'200 µs' if spin_ahead else 'none'} | {name}, not profiled | "
+                      f"{event_us:.1f} | | | {flops / event_us / 1e6:.0f} | |", flush=True)
+            with profile(activities=[ProfilerActivity.CUDA]) as prof:
+                handles, order = _timed_calls(calls, [q, k, v], flush, args.passes, spin_ahead, args.shuffled)
+                torch.cuda.synchronize()
+            activities = sorted((e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA
+                                 and "spin_kernel" not in e.name), key=lambda e: e.time_range.start)
+            per_call, current = [], None
+            for event in activities:
+                # Without a flush activity in the record (memsets not traced), a call starts at its attention kernel.
+                if event.name in flush_names or (not flush_names and "attention" in event.name):
+                    current = [] if flush_names else [event]
+                    per_call.append(current)
+                elif current is not None:
+                    current.append(event)
+            if len(per_call) != len(order):
+                raise SystemExit(f"split the profile into {len(per_call)} calls, timed {len(order)}")
+            kernel_us = {name: [] for name in calls}
+            others = {name: set() for name in calls}
+            for name, events in zip(order, per_call):
+                kernel_us[name].append(sum(e.time_range.end - e.time_range.start for e in events))
+                others[name] |= {e.name[:60] for e in events if "attention" not in e.name and name not in SDPA_BACKENDS}
+            for name in calls:
+                event_us = statistics.median(s.elapsed_time(e) * 1e3 for s, e in handles[name])
+                kernels = statistics.median(kernel_us[name])
+                print(f"| {d} | {causal} | {n} | {'200 µs' if spin_ahead else 'none'} | {name} | {event_us:.1f} | "
+                      f"{kernels:.1f} | {event_us - kernels:.1f} | {flops / event_us / 1e6:.0f} | "
+                      f"{', '.join(sorted(others[name])) or '-'} |", flush=True)
+            # Each call's kernel time by the call just before it (the first timed call has none).
+            by_predecessor: dict = {}
+            for before, (name, events) in zip(order, list(zip(order, per_call))[1:]):
+                by_predecessor.setdefault((name, before), []).append(
+                    sum(e.time_range.end - e.time_range.start for e in events))
+            print("kernel µs by the call before: " + "; ".join(
+                f"{name} after {before} {statistics.median(times):.1f} ({len(times)})"
+                for (name, before), times in sorted(by_predecessor.items())), flush=True)
+
+
+if __name__ == "__main__":
+    main()
