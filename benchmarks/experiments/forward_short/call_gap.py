@@ -99,6 +99,8 @@ def main() -> None:
     parser.add_argument("--also", nargs="*", default=[], choices=sorted(SDPA_BACKENDS),
                         help="more calls in turn: SDPA's cuDNN and FLASH_ATTENTION (FA2) backends")
     args = parser.parse_args()
+    if args.no_grad_first and args.only_autograd:
+        parser.error("--no-grad-first puts the detached call first; --only-autograd leaves it out: choose one")
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
     spin = _spin_cycles(200.0)
     print("| d | causal | N | spin ahead | call | events µs | kernels µs | gap µs | TFLOP/s (events) | other kernels |")
@@ -109,6 +111,7 @@ def main() -> None:
                    for _ in range(3))
         detached = [t.detach() for t in (q, k, v)]
         flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
+
         def sdpa(backend):
             def call():
                 with sdpa_kernel(backend):
