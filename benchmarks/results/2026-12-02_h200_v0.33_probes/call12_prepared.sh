@@ -14,3 +14,12 @@ for order in "" "--shuffled"; do
   echo "rc $rc" >> "$OUT/$name.txt"; grep "not profiled\|^rc\|Error\|by the call before" "$OUT/$name.txt" | cut -c1-400
   [ $rc -eq 0 ] || exit $rc
 done
+# The bench itself at d=128 1k, forward only, with and without FA2 in the turn: if flashio's causal forward reaches
+# ~393 without FA2 and ~375 with it, the grid's number is the neighbour effect after all.
+for systems in "flashio sdpa_cudnn" "flashio sdpa_flash sdpa_cudnn"; do
+  name="bench_1k_${systems// /_}"
+  FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 100 python3 -m flashio.cli bench --seqlens 1024 --head-dims 128 \
+      --dtypes bf16 --modes fwd --systems $systems --no-progress --timing interleaved --out "$OUT/$name" \
+      > /tmp/bench.txt 2>&1 || { tail -20 /tmp/bench.txt; exit 1; }
+  echo "$systems"; python3 benchmarks/cudnn_table.py "$OUT/$name/bench.json" 2>&1 | grep "| 1024 " | cut -c1-120
+done
