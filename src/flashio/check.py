@@ -460,17 +460,16 @@ def forced_paths() -> dict:
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.
         "backward: fused five-product (Gluon), 16-byte dK/dV stores, four slots at d=64": fused_backward(
-            replace(configs.BACKWARD_FUSED_CANDIDATES[64][1], wide_stores=True),
-            configs.BACKWARD_FUSED_CANDIDATES[128][1]),
+            configs.BACKWARD_FUSED_CANDIDATES[64][1], configs.BACKWARD_FUSED_CANDIDATES[128][1]),
         # v0.32 (prepared; tuned since v0.33): d=256's role-split tile storing dK and dV 16 bytes at a time; d=64 and
         # d=128 their tuned forms. The second path runs d=256's two-slot tile (a candidate until v0.33; checked in
         # v0.33 call 2, before it was dropped) with them.
         "backward: fused five-product (Gluon), role split at d=256, 16-byte dK/dV stores": fused_backward(
             configs.BACKWARD_FUSED_CANDIDATES[64][0], configs.BACKWARD_FUSED_CANDIDATES[128][1],
-            replace(split_d256[0], wide_stores=True)),
+            configs.BACKWARD_FUSED_CANDIDATES[256][0]),
         "backward: fused five-product (Gluon), role split at d=256, two Q slots, 16-byte dK/dV stores": fused_backward(
             configs.BACKWARD_FUSED_CANDIDATES[64][0], configs.BACKWARD_FUSED_CANDIDATES[128][1],
-            replace(split_d256[0], num_stages=2, dq_chunks=8, wide_stores=True)),
+            replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], num_stages=2, dq_chunks=8)),
         # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
         # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(

@@ -38,16 +38,10 @@ from torch.profiler import ProfilerActivity, profile
 
 import flashio
 from flashio.bench import sweep
+from interleaved_forms import _point  # this folder's script: --points D:causal:N or D:noncausal:N
 
 FLUSH_BYTES = 256 << 20  # as flashio.bench.sweep._CudaEventTimer
 SDPA_BACKENDS = {"cuDNN": SDPBackend.CUDNN_ATTENTION, "FA2": SDPBackend.FLASH_ATTENTION}
-
-
-def _point(spec: str) -> tuple[int, bool, int]:
-    d, kind, n = spec.split(":")
-    if kind not in ("causal", "noncausal") or 16384 % int(n):
-        raise SystemExit(f"--points takes D:causal:N or D:noncausal:N with N dividing 16384, got {spec!r}")
-    return int(d), kind == "causal", int(n)
 
 
 def _spin_cycles(us: float) -> int:

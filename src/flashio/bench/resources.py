@@ -359,8 +359,7 @@ def surveyed():
 # chunks, a candidate until v0.33 (configs.BACKWARD_FUSED_CANDIDATES says why it is not timed now).
 _ROLE_SPLIT_TILES = (
     configs.BACKWARD_FUSED_CANDIDATES[256][0],
-    TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True, split_roles=True,
-               wide_stores=True),
+    replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], num_stages=2, dq_chunks=8),
 )
 
 

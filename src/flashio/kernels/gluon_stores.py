@@ -5,7 +5,7 @@ row's four, so a plain store moves 4 bytes (one word) per instruction: 64 of the
 stored by a 4-warp warpgroup. ``store_rows_wide`` exchanges words between the four lanes of each row with warp
 shuffles so that each thread holds four consecutive words, and stores them with one 16-byte instruction each, with
 no shared memory. Used by the Gluon forward's output stored from registers (v0.32: +2-7% at N <= 2k on the H200)
-and prepared for the fused backward's dK and dV (``WIDE_STORES``).
+and by the fused backward's dK and dV (``WIDE_STORES``; tuned in every fused-backward candidate since v0.33).
 """
 
 from triton.experimental import gluon
