@@ -91,7 +91,9 @@ class TileConfig:
     after the kernel; causal calls are unaffected; ``wide_stores`` (Gluon forward storing its output from
     registers, 64-row consumers; persistent warp-specialised fused backward, its dK and dV): the words exchanged
     between the four lanes of each row by warp shuffles so that each thread stores 16 contiguous bytes instead of
-    4 (no shared memory; ``kernels/gluon_stores.py``).
+    4 (no shared memory; ``kernels/gluon_stores.py``); ``do_stages`` (role-split fused backward): the dO_i ring's
+    slots (1 or 2; ``num_stages`` is the Q_i ring's), so that the next dO_i can be fetched while both warpgroups
+    still read this one.
     """
 
     block_m: int
@@ -123,6 +125,7 @@ class TileConfig:
     late_key_gradient_wait: bool = False
     split_tail: bool = False
     wide_stores: bool = False
+    do_stages: int = 1
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

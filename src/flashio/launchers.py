@@ -251,9 +251,12 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
             DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS,
             **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
+    if config.do_stages not in (1, 2) or (config.do_stages == 2 and not config.split_roles):
+        raise ValueError(f"do_stages is 1, or 2 in the role-split fused backward (its dO ring; the other kernels "
+                         f"load Q_i and dO_i into one ring of num_stages slots); got {config}")
     if config.split_roles:
         constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
-                         Q_STAGES=config.num_stages, DO_STAGES=1, DQ_COLS=head_dim // config.dq_chunks,
+                         Q_STAGES=config.num_stages, DO_STAGES=config.do_stages, DQ_COLS=head_dim // config.dq_chunks,
                          DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS,
                          WORKER_REGS=FUSED_WORKER_REGISTERS)
         if config.persistent:  # v0.23 (v0.24: not faster, not a candidate): always from a tile list

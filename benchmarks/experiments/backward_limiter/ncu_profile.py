@@ -87,7 +87,9 @@ from dataclasses import replace
 
 from flashio.configs import TileConfig
 
-BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024))
+BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024),
+                   # v0.34 (run 13): d=256's role-split backward, never profiled before.
+                   (256, False, 1024), (256, False, 16384))
 FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
                   (64, True, 1024), (64, False, 16384), (64, False, 1024))
 # --forward-form: the persistent Gluon forward as tuned since v0.11, with its output stored from registers

@@ -437,6 +437,15 @@ FORMS[256]["tuned, 16-byte dK/dV stores"] = replace(FORMS[256]["tuned"], wide_st
 FORMS[256]["tuned, two Q slots"] = TileConfig(64, 64, 4, 2, "gluon", dq_chunks=8, dq_buffers=2, warp_specialised=True,
                                               split_roles=True)
 FORMS[256]["tuned, two Q slots, 16-byte dK/dV stores"] = replace(FORMS[256]["tuned, two Q slots"], wide_stores=True)
+# v0.34 (run 18): the tuned d=256 tile's rings. With one Q slot and one dO slot, Q_{i+1} is fetched only once B's dK_i
+# product has read Q_i, and dO_{i+1} once A's dV_i product has read dO_i: each block's loads wait behind the last
+# products that read the slot (the two-Q-slot tile bought its second slot with 32-column dQ chunks, and lost 4-11%).
+# One dQ buffer per warpgroup instead of two frees 32 KB for a second Q or dO slot at 64-column chunks.
+_TUNED_256 = FORMS[256]["tuned, 16-byte dK/dV stores"]
+FORMS[256]["tuned, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1)
+FORMS[256]["tuned, two dO slots, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1, do_stages=2)
+FORMS[256]["tuned, two Q slots, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1, num_stages=2)
+FORMS[256]["tuned, two dO slots, 32-column dQ chunks"] = replace(_TUNED_256, dq_chunks=8, do_stages=2)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
