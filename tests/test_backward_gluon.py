@@ -423,3 +423,22 @@ def test_sixteen_byte_key_gradient_stores_reach_the_role_split_backward_at_d256(
                          wide_stores=True)
     with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):
         launchers.fused_backward_kernel(persistent, 256)
+
+
+def test_a_second_do_slot_reaches_the_role_split_backward_as_its_do_ring():
+    # v0.34 (probe run 18: correct, slower than the tuned tile; not a candidate): one dQ buffer per warpgroup frees the
+    # 32 KB of a second dO slot at d=256.
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], dq_buffers=1, do_stages=2)
+    kernel, constants = launchers.fused_backward_kernel(config, 256)
+    assert kernel is backward_gluon_split.attention_backward_fused_split_kernel
+    assert constants["DO_STAGES"] == 2 and constants["Q_STAGES"] == config.num_stages
+    assert launchers.fused_backward_kernel(configs.BACKWARD_FUSED_CANDIDATES[256][0], 256)[1]["DO_STAGES"] == 1
+
+
+@pytest.mark.parametrize("config", [
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], do_stages=2), id="one ring of Q/dO slots"),
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], do_stages=3), id="three dO slots"),
+])
+def test_do_slots_are_refused_where_the_kernel_has_no_do_ring_of_that_size(config):
+    with pytest.raises(ValueError, match="do_stages is 1, or 2 in the role-split fused backward"):
+        launchers.fused_backward_kernel(config, 256 if config.split_roles else 128)

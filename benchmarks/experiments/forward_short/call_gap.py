@@ -25,6 +25,20 @@ the order every pass since.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \\
         --points 128:causal:1024 --also cuDNN FA2 --passes 100
+
+v0.34 call 5 (the grid's turn, rotated and shuffled; results/2026-12-02_h200_v0.34_probes/call5_out/): the autograd
+call's kernel took 170-171 µs after itself, 177-181 after cuDNN's forward and 183-185 after FA2's, while cuDNN's took
+151-153 after any of them; the bench at d=128 bf16 causal 1k, forward only, measured 392 TFLOP/s beside cuDNN alone and
+371 with FA2 in the turn. What a preceding kernel leaves behind through a 256 MB flush is not known. Two calls added
+for that (prepared, not run): ``--same-code`` (the autograd call on a second set of inputs: the same kernel binary on
+other addresses) and ``--same-data`` (the autograd call with the other mask: another kernel binary on the same
+inputs). If the kernel after "same code" runs at ~170 µs and after "same data" at ~180, the state is the kernel's
+code (each multiprocessor's instruction caches: flashio's tuned forward is 5,512 SASS instructions, cuDNN's 1,272,
+v0.25); the other way round, its data (TLB entries, for instance). ("same data"'s TFLOP/s column counts the point's
+FLOPs, half its own when the point is causal.)
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \\
+        --points 128:causal:1024 --only-autograd --also FA2 --same-code --same-data --shuffled --passes 150
 """
 
 import argparse
@@ -92,6 +106,10 @@ def main() -> None:
     parser.add_argument("--shuffled", action="store_true", help="a fresh order each pass (the bench since v0.33)")
     parser.add_argument("--also", nargs="*", default=[], choices=sorted(SDPA_BACKENDS),
                         help="more calls in turn: SDPA's cuDNN and FLASH_ATTENTION (FA2) backends")
+    parser.add_argument("--same-code", action="store_true",
+                        help="add the autograd call on a second set of inputs (same kernel, other addresses)")
+    parser.add_argument("--same-data", action="store_true",
+                        help="add the autograd call with the other mask (another kernel, the same inputs)")
     args = parser.parse_args()
     if args.no_grad_first and args.only_autograd:
         parser.error("--no-grad-first puts the detached call first; --only-autograd leaves it out: choose one")
@@ -115,6 +133,11 @@ def main() -> None:
         calls = {"autograd": lambda: flashio.attention(q, k, v, is_causal=causal),
                  "no grad": lambda: flashio.attention(*detached, is_causal=causal)}
         calls.update({name: sdpa(SDPA_BACKENDS[name]) for name in args.also})
+        if args.same_code:
+            other_inputs = [torch.randn_like(t).requires_grad_(True) for t in (q, k, v)]
+            calls["same code"] = lambda: flashio.attention(*other_inputs, is_causal=causal)
+        if args.same_data:
+            calls["same data"] = lambda: flashio.attention(q, k, v, is_causal=not causal)
         if args.no_grad_first:  # the turn's order: each call follows the one before it in most passes
             calls = {"no grad": calls.pop("no grad"), **calls}
         if args.only_autograd:
