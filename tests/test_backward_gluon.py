@@ -442,3 +442,21 @@ def test_a_second_do_slot_reaches_the_role_split_backward_as_its_do_ring():
 def test_do_slots_are_refused_where_the_kernel_has_no_do_ring_of_that_size(config):
     with pytest.raises(ValueError, match="do_stages is 1, or 2 in the role-split fused backward"):
         launchers.fused_backward_kernel(config, 256 if config.split_roles else 128)
+
+
+def test_spread_dq_stores_reach_the_tuned_fused_backwards():
+    # v0.34 (prepared): each head dim's last candidate, the option passed to its kernel as SPREAD_DQ.
+    for d in (64, 128, 256):
+        config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True)
+        kernel, constants = launchers.fused_backward_kernel(config, d)
+        assert constants["SPREAD_DQ"] is True and "SPREAD_DQ" in inspect.signature(kernel.fn).parameters
+        assert "SPREAD_DQ" not in launchers.fused_backward_kernel(configs.BACKWARD_FUSED_CANDIDATES[d][-1], d)[1]
+
+
+@pytest.mark.parametrize("change", [dict(dq_chunks=2), dict(persistent=False, balanced_schedule=False, split_tail=False,
+                                                               wide_stores=False)],
+                         ids=["dQ in two chunks", "not persistent"])
+def test_spread_dq_stores_are_refused_where_the_kernel_cannot_take_them(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=True, **change)
+    with pytest.raises(ValueError, match="spread_dq_stores is an option of the persistent warp-specialised"):
+        launchers.fused_backward_kernel(config, 128)

@@ -93,7 +93,10 @@ class TileConfig:
     between the four lanes of each row by warp shuffles so that each thread stores 16 contiguous bytes instead of
     4 (no shared memory; ``kernels/gluon_stores.py``); ``do_stages`` (role-split fused backward): the dO_i ring's
     slots (1 or 2; ``num_stages`` is the Q_i ring's), so that the next dO_i can be fetched while both warpgroups
-    still read this one.
+    still read this one; ``spread_dq_stores`` (persistent warp-specialised fused backward with dQ in one chunk,
+    role-split fused backward): the float32 dQ tiles written into shared memory without bank conflicts (odd rows
+    store the column block 16 columns over through a view of the tile that flips that column bit on odd rows;
+    ``kernels/gluon_stores.store_float32_spread``).
     """
 
     block_m: int
@@ -126,6 +129,7 @@ class TileConfig:
     split_tail: bool = False
     wide_stores: bool = False
     do_stages: int = 1
+    spread_dq_stores: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""

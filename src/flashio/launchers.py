@@ -240,6 +240,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         raise ValueError(f"wide_stores is an option of the persistent warp-specialised fused backward whose MMA "
                          f"warps hold the key rows 16 each (block_n = 16 * num_warps; no split rows or roles) and "
                          f"of the role-split one with 64-key blocks (one per program); got {config}")
+    if config.spread_dq_stores and not (role_split_wide or (specialised_wide and config.dq_chunks == 1)):
+        raise ValueError(f"spread_dq_stores is an option of the persistent warp-specialised fused backward with dQ in one "
+                         f"chunk (block_n = 16 * num_warps; no split rows or roles) and of the role-split one with "
+                         f"64-key blocks (one per program); got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -263,6 +267,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             return backward_gluon_split_kernels.attention_backward_fused_split_persistent_kernel, constants
         if config.wide_stores:
             constants["WIDE_STORES"] = True
+        if config.spread_dq_stores:
+            constants["SPREAD_DQ"] = True
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
@@ -279,6 +285,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["LATE_KV_WAIT"] = True
         if config.wide_stores:
             constants["WIDE_STORES"] = True
+        if config.spread_dq_stores:
+            constants["SPREAD_DQ"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

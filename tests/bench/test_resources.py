@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import triton
 
+from flashio import configs
+
 _TOOLS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
 pytestmark = pytest.mark.skipif(not (_TOOLS / "cuobjdump").exists() or not (_TOOLS / "ptxas").exists(),
                                 reason="this Triton build ships no NVIDIA ptxas/cuobjdump to compile with")
@@ -418,3 +420,21 @@ def test_the_persistent_role_split_backward_compiles_as_one_program_per_multipro
         assert row.get("HMMA", 0) == 0 and row["HGMMA"] >= 4 * row["HGMMA_groups"], row
     assert next(row for row in rows if "split tail" in row["label"])["float_atomic_adds"] > 0
 
+
+
+def test_spread_dq_stores_keep_the_tuned_backwards_stores_registers_and_shared_memory(fused_backward):
+    # v0.34 (prepared): the float32 dQ tile stored without bank conflicts is the same 8-byte shared stores, through a
+    # view of the tile whose addresses flip column bit 4 on odd rows, plus one select per dQ register. Compiled for
+    # sm_90a on the CPU: the same number of STS.64, registers, shared memory and warpgroup MMAs as the tuned form,
+    # and no more stack.
+    rows = {row["label"].removeprefix("backward fused gluon "): row for row in fused_backward}
+    pairs = {f"spread dQ stores, tuned{mask} d={d}": f"16-byte dK/dV, tuned {stages} slots stats-smem{plain_mask} d={d}"
+             for d, stages in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][-1].num_stages),
+                               (128, configs.BACKWARD_FUSED_CANDIDATES[128][-1].num_stages))
+             for mask, plain_mask in ((" causal", " causal"), ("", " split tail"))}
+    pairs["spread dQ stores, tuned d=256"] = "16-byte dK/dV, role split 1 Q slots d=256"
+    for spread_label, base_label in pairs.items():
+        spread, base = rows[spread_label], rows[base_label]
+        assert (spread["registers"], spread["shared_kb"], spread["HGMMA"], spread["STS.64"]) == \
+            (base["registers"], base["shared_kb"], base["HGMMA"], base["STS.64"]), (spread, base)
+        assert spread["stack"] <= base["stack"], (spread, base)

@@ -106,3 +106,8 @@ def test_fused_backward_tiles_with_key_rows_on_two_partitions_say_so():
 def test_role_split_tiles_with_two_do_slots_say_so():
     assert describe_choice(TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=1, warp_specialised=True,
                                       split_roles=True, do_stages=2)) == "gluon 64x64 w4 s1 dq4x1 ws split do2"
+
+
+def test_tiles_with_spread_dq_stores_say_so():
+    assert describe_choice(TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True,
+                                      spread_dq_stores=True)) == "gluon 64x64 w4 s1 dq4x2 ws split spread-dq"

@@ -343,6 +343,20 @@ gain), level or +1-2% against the three-slot 16-byte form. Check path first: "ba
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned, split tail, 16-byte dK/dV stores" \
         "tuned four slots, split tail" "tuned four slots, split tail, 16-byte dK/dV stores"
+
+Run 18 (v0.34, results/2026-12-02_h200_v0.34_probes/probe_bwd_run18_d256.txt): d=256's tuned tile against its rings
+re-cut: one dQ buffer per warpgroup, alone or with a second dO or Q slot, or a second dO slot with 32-column dQ chunks.
+All correct, all slower (-3% to -9%): the single dQ buffer costs 4-6% and neither second slot buys it back.
+
+Run 22 (v0.34, prepared): the tuned forms with their float32 dQ tiles stored without bank conflicts
+(``spread_dq_stores``), against the same forms as tuned. Compiled for sm_90a on the CPU: the same stores, one select
+per dQ register more. Prediction: d=256 +2-5% (its P^T tile's conflicts, as many bytes per step, were worth +3-6% in
+probe run 21), d=128 +1-4% at N <= 2k, d=64 +0-3%. Check path first: "backward: fused five-product (Gluon), dQ stored
+without bank conflicts".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 128 256 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (last candidate)" \
+        "tuned, 16-byte dK/dV stores" "tuned, dQ stored without bank conflicts"
 """
 
 import argparse
@@ -446,6 +460,15 @@ FORMS[256]["tuned, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1)
 FORMS[256]["tuned, two dO slots, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1, do_stages=2)
 FORMS[256]["tuned, two Q slots, one dQ buffer"] = replace(_TUNED_256, dq_buffers=1, num_stages=2)
 FORMS[256]["tuned, two dO slots, 32-column dQ chunks"] = replace(_TUNED_256, dq_chunks=8, do_stages=2)
+# v0.34 (prepared, run 22): the tuned forms with their float32 dQ tiles stored without bank conflicts (odd rows store
+# the column block 16 columns over through a view that flips that column bit on odd rows: one select per register;
+# gluon_stores.store_float32_spread). ncu run 14 (d=256): the plain stores take twice the ideal shared wavefronts,
+# and their fence and barrier hold 14-18% of each MMA warpgroup's stall samples.
+for _d in (64, 128):
+    FORMS[_d]["tuned, dQ stored without bank conflicts"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
+                                                                    spread_dq_stores=True)
+    FORMS[_d]["tuned (last candidate)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+FORMS[256]["tuned, dQ stored without bank conflicts"] = replace(_TUNED_256, spread_dq_stores=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -162,6 +162,8 @@ def resources(compiled, num_warps: int) -> dict:
         store = words[1] if words[0].startswith("@") and len(words) > 1 else words[0]
         if store.startswith("STG.E"):
             opcodes["STG.E.128" if store.startswith("STG.E.128") else "STG_narrow"] += 1
+        if store.startswith("STS"):  # shared-memory stores by width (v0.34: the dQ tiles' 8-byte stores)
+            opcodes[store] += 1
         if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
             opcodes["float_atomic_adds"] += 1
         # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its
@@ -321,6 +323,16 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, 256)
             rows.append((f"backward fused gluon 16-byte dK/dV, role split {config.num_stages} Q slots d=256", kernel,
                          dict(constants, IS_CAUSAL=False), config))
+        # v0.34 (prepared): the tuned forms (each head dim's last candidate) with their float32 dQ tiles stored without
+        # bank conflicts (spread_dq_stores), causal (the balanced list) and non-causal (split tail) where persistent.
+        for d in (64, 128, 256):
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            cases = ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})) if config.persistent \
+                else ((False, {}),)
+            for causal, listed in cases:
+                rows.append((f"backward fused gluon spread dQ stores, tuned{' causal' if causal else ''} d={d}", kernel,
+                             dict(constants, IS_CAUSAL=causal, **listed), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

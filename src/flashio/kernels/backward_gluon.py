@@ -47,7 +47,7 @@ from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_init, warpgroup_mma_wait)
 
-from flashio.kernels.gluon_stores import store_rows_wide
+from flashio.kernels.gluon_stores import store_float32_spread, store_rows_wide
 
 
 @builtin
@@ -459,7 +459,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                        lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
-                       LATE_KV_WAIT: gl.constexpr = False):
+                       LATE_KV_WAIT: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -488,6 +488,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)"""
     gl.static_assert(not LATE_KV_WAIT or (DS_BUFFERS == 2 and DQ_CHUNKS == 1),
                      "a late dV/dK wait needs the slot handed back at the next block's barrier and dQ in one piece")
+    gl.static_assert(not SPREAD_DQ or DQ_CHUNKS == 1, "the spread dQ store writes the whole tile")
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                        instr_shape=[16, BLOCK_M, 16])
@@ -539,7 +540,10 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             buf = it % DQ_BUFFERS
             dq_buf = dq_smem.index(buf)
             mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
-            dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
+            if SPREAD_DQ:  # v0.34 (prepared): no bank conflicts (gluon_stores.store_float32_spread)
+                store_float32_spread(dq_buf, dq * softmax_scale, BLOCK_M, HEAD_DIM)
+            else:
+                dq_buf.slice(0, DQ_COLS, dim=1).store(dq * softmax_scale)
             for chunk in gl.static_range(1, DQ_CHUNKS):
                 dq = warpgroup_mma(ds_buf.permute((1, 0)), k_smem.slice(chunk * DQ_COLS, DQ_COLS, dim=1), zero_dq,
                                    use_acc=False, is_async=True)
@@ -882,7 +886,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                        DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
                                        SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
-                                       WIDE_STORES: gl.constexpr = False):
+                                       WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
@@ -906,7 +910,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                             DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT)
+                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
@@ -934,7 +938,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                             DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT)
+                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -962,7 +966,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
-    WIDE_STORES: gl.constexpr = False,
+    WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -976,7 +980,8 @@ def attention_backward_fused_ws_persistent_kernel(
     list's entries carry query-block ranges (``schedules.split_tail_schedule``): the last round's key blocks
     are cut into pieces, one run per program, whose partial dK/dV are added into ``KEY_GRADIENT_PARTS``
     (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert. ``WIDE_STORES``: dK and dV
-    stored 16 bytes per instruction (``gluon_stores.store_rows_wide``) instead of 4."""
+    stored 16 bytes per instruction (``gluon_stores.store_rows_wide``) instead of 4. ``SPREAD_DQ`` (dQ in one
+    chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``)."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -990,7 +995,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
-            KEY_GRADIENT_PARTS, WIDE_STORES)),
+            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

@@ -51,7 +51,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 from flashio.kernels.backward_gluon import (_add_key_gradient_part, _head_descriptor, _listed_block,
                                             _listed_query_range, _load_key_block, _query_blocks, _wait_for_last_loads,
                                             async_reduce_add_shared_to_global)
-from flashio.kernels.gluon_stores import store_rows_wide
+from flashio.kernels.gluon_stores import store_float32_spread, store_rows_wide
 
 
 @gluon.jit
@@ -143,10 +143,12 @@ def _reduce_blocks(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, l
 
 @gluon.jit
 def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, FIRST_CHUNK: gl.constexpr,
-               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+               BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+               SPREAD_DQ: gl.constexpr = False):
     """This warpgroup's half of dQ_i = tau dS K_j, DQ_COLS columns at a time, each into a free float32 tile
-    marked ready for the reducer; the next chunk's product is issued once this one is in shared memory.
-    Returns the updated chunk count."""
+    marked ready for the reducer; the next chunk's product is issued once this one is in shared memory
+    (SPREAD_DQ: stored without bank conflicts, ``gluon_stores.store_float32_spread``). Returns the updated chunk
+    count."""
     CHUNKS: gl.constexpr = HEAD_DIM // DQ_COLS // 2
     dq_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, DQ_COLS, 16])
@@ -156,7 +158,10 @@ def _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scal
         dq = warpgroup_mma_wait(num_outstanding=0, deps=[dq])
         buf = count % DQ_BUFFERS
         mbarrier.wait(dq_empty.index(buf), ((count // DQ_BUFFERS) & 1) ^ 1)
-        dq_smem.index(buf).store(dq * softmax_scale)
+        if SPREAD_DQ:
+            store_float32_spread(dq_smem.index(buf), dq * softmax_scale, BLOCK_M, DQ_COLS)
+        else:
+            dq_smem.index(buf).store(dq * softmax_scale)
         fence_async_shared()
         gl.thread_barrier()
         mbarrier.arrive(dq_ready.index(buf))
@@ -198,7 +203,8 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              dq_ready, dq_empty,
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False):
+                             DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
+                             SPREAD_DQ: gl.constexpr = False):
     """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
@@ -208,7 +214,8 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                                      seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, q_smem, do_smem,
                                      p_smem, ds_smem, dq_smem, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty,
                                      ds_ready, ds_free, dq_ready, dq_empty, dv, num_blocks * 0, num_blocks * 0,
-                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS,
+                                     SPREAD_DQ)
     _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
                 kv_layout, WIDE_STORES)
 
@@ -220,7 +227,7 @@ def _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, 
                           dq_empty, dv, it, count,
                           BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                          DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                          DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, SPREAD_DQ: gl.constexpr = False):
     """Warpgroup A's work on key block start_n: ``num_blocks`` query blocks from row ``lo`` of every query head of
     the group, from ring position ``it`` and dQ chunk ``count``. Returns (dV_j, ring position, chunk count)."""
     LOG2E: gl.constexpr = 1.4426950408889634
@@ -268,7 +275,7 @@ def _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             mbarrier.arrive(do_empty.index(do_slot))  # A's read of dO_i is done
             mbarrier.wait(ds_ready, it & 1)
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale, 0,
-                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+                               BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, SPREAD_DQ)
             mbarrier.arrive(ds_free)  # A's dQ products, readers of dS^T, are done (waited in _dq_chunks)
             it += 1
     return dv, it, count
@@ -283,7 +290,8 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                ds_free, dq_ready, dq_empty,
                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
-                               DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False):
+                               DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
+                               SPREAD_DQ: gl.constexpr = False):
     """Warpgroup B: dP^T, dS^T (to shared memory), dK_j += dS^T Q_i, its dQ chunks; writes dK_j."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
@@ -293,7 +301,8 @@ def _score_gradients_partition(DELTA, DK, stride_lb, stride_lh, stride_lm, strid
                                       kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem,
                                       dq_smem, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready,
                                       ds_free, dq_ready, dq_empty, dk, num_blocks * 0, num_blocks * 0,
-                                      BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+                                      BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS,
+                                      SPREAD_DQ)
     _store_rows(DK, stride_dkb, stride_dkh, stride_dkn, batch, kv_head, start_n, seqlen_k, dk * softmax_scale,
                 BLOCK_N, HEAD_DIM, kv_layout, WIDE_STORES)
 
@@ -304,7 +313,8 @@ def _score_gradient_blocks(DELTA, stride_lb, stride_lh, stride_lm, batch, kv_hea
                            q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready,
                            dq_empty, dk, it, count,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
-                           DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr):
+                           DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
+                           SPREAD_DQ: gl.constexpr = False):
     """Warpgroup B's work on a key block: ``num_blocks`` query blocks from row ``lo`` of every query head of the
     group, from ring position ``it`` and dQ chunk ``count``. Returns (dK_j / tau, ring position, chunk count)."""
     dtype: gl.constexpr = k_smem.dtype
@@ -347,7 +357,7 @@ def _score_gradient_blocks(DELTA, stride_lb, stride_lh, stride_lm, batch, kv_hea
             gl.thread_barrier()
             mbarrier.arrive(q_empty.index(q_slot))  # B's read of Q_i is done
             count = _dq_chunks(ds_smem, k_smem, dq_smem, dq_ready, dq_empty, count, softmax_scale,
-                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)
+                               HEAD_DIM // DQ_COLS // 2, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS, SPREAD_DQ)
             mbarrier.arrive(ds_free)
             it += 1
     return dk, it, count
@@ -425,11 +435,13 @@ def attention_backward_fused_split_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
+    SPREAD_DQ: gl.constexpr = False,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
     with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added.
-    WIDE_STORES: dK_j and dV_j stored 16 bytes per instruction instead of 4."""
+    WIDE_STORES: dK_j and dV_j stored 16 bytes per instruction instead of 4. SPREAD_DQ: the dQ chunks stored into
+    shared memory without bank conflicts (``gluon_stores.store_float32_spread``)."""
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
@@ -446,14 +458,15 @@ def attention_backward_fused_split_kernel(
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
-            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES,
+            SPREAD_DQ)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
             k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_b,
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_b, dq_empty_b,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES, SPREAD_DQ)),
         (_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
