@@ -1,4 +1,5 @@
-"""Storing a 16-bit tile from the Hopper warpgroup-MMA accumulator layout 16 bytes at a time (only Gluon code here).
+"""Storing tiles from the Hopper warpgroup-MMA accumulator layout: 16-bit tiles to global memory 16 bytes at a time,
+float32 tiles to shared memory without bank conflicts (only Gluon code here).
 
 In the wgmma accumulator layout a thread holds, per row, the column pairs (words) 4 g + c, c its lane among the
 row's four, so a plain store moves 4 bytes (one word) per instruction: 64 of them per thread for a 64 x 128 tile
@@ -6,6 +7,10 @@ stored by a 4-warp warpgroup. ``store_rows_wide`` exchanges words between the fo
 shuffles so that each thread holds four consecutive words, and stores them with one 16-byte instruction each, with
 no shared memory. Used by the Gluon forward's output stored from registers (v0.32: +2-7% at N <= 2k on the H200)
 and by the fused backward's dK and dV (``WIDE_STORES``; tuned in every fused-backward candidate since v0.33).
+
+``store_float32_spread`` stores a float32 accumulator tile into a shared tile that TMA reads (the fused backward's dQ
+tiles) without bank conflicts: the same 8-byte stores, odd rows taking the column block 16 columns over
+(``SPREAD_DQ``; v0.34, prepared).
 """
 
 from triton.experimental import gluon
