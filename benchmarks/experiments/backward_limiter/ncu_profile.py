@@ -77,6 +77,12 @@ more instructions than flashio in 15-18% fewer cycles: the gap is latency betwee
 and exponentials wait on each other), not instruction count, memory, occupancy (12 warps, 168 registers, one
 program per SM, 215-216 KB of shared memory on both sides) or the 8-warp barrier (the row-split kernel, which
 has none, is slower). cuDNN's kernel name says 64x64 tiles at d=128 (flashio: 64 queries x 128 keys).
+Run 13 (v0.34; results/2026-12-02_h200_v0.34_probes/): d=256's role-split backward (``--point 256:noncausal:1024``,
+``256:noncausal:16384``), its source page read with stall_sites.py: A's first use of its LSE row (loaded after
+the S^T product's issue) held 13% of its samples, and the float32 P^T and dQ tiles' 8-byte shared stores took twice
+the ideal wavefronts; both fixed or prepared since (PERFORMANCE.md v0.34). Run 15 (prepared): the same source page
+for the tuned d=128 form and the same with its dQ tile stored without bank conflicts (``--backward-form tuned``,
+``tuned-spread``, ``--point 128:noncausal:1024``): the d=128 backward was never profiled per instruction.
 """
 
 import argparse
@@ -85,6 +91,7 @@ import subprocess
 import sys
 from dataclasses import replace
 
+from flashio import configs
 from flashio.configs import TileConfig
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024),
@@ -122,7 +129,11 @@ BACKWARD_FORMS = {
     "three-slots": TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True,
                               persistent=True, stats_in_shared=True, balanced_schedule=True),
     "rows": TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
-                       balanced_schedule=True, split_rows=True)}
+                       balanced_schedule=True, split_rows=True),
+    # v0.34 (prepared, run 15): the tuned form (the last d=128 candidate: split tail, 16-byte dK/dV stores) and the
+    # same with its dQ tile stored without bank conflicts.
+    "tuned": configs.BACKWARD_FUSED_CANDIDATES[128][-1],
+    "tuned-spread": replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=True)}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
