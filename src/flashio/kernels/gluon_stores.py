@@ -87,13 +87,13 @@ def store_rows_wide(base, first, stride_row, tile, seqlen, ROWS: gl.constexpr, H
 
 
 @gluon.constexpr_function
-def _float32_spread_view(rows, cols):
+def _float32_spread_view(rows, cols, flip=True):
     """The ``rows`` x ``cols`` float32 tile of ``NVMMASharedLayout.get_default_for`` (128-byte swizzle: 32-column slabs
     of ``rows`` x 128 bytes one after the other, each row's 16-byte chunks XORed with row % 8), as a shared linear
     layout (physical offset bit -> logical coordinate), addressed with column bit 4 flipped on odd rows: the bases
-    of row bit 0 carry column 16 as well. (Without that flip these bases compile to the NVMMA tile's own stores,
-    instruction for instruction: sm_90a SASS compared on the CPU in v0.34.)"""
-    bases = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4 + 16], [2, 8], [4, 16]]
+    of row bit 0 carry column 16 as well. (``flip=False``: the NVMMA tile itself; its stores compile to the NVMMA
+    layout's own, instruction for instruction, tests/bench/test_gluon_stores.py.)"""
+    bases = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 4 + (16 if flip else 0)], [2, 8], [4, 16]]
     row = 8
     while row < rows:
         bases.append([row, 0])
