@@ -241,9 +241,9 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                          f"warps hold the key rows 16 each (block_n = 16 * num_warps; no split rows or roles) and "
                          f"of the role-split one with 64-key blocks (one per program); got {config}")
     if config.spread_dq_stores and not (role_split_wide or (specialised_wide and config.dq_chunks == 1)):
-        raise ValueError(f"spread_dq_stores is an option of the persistent warp-specialised fused backward with dQ in one "
-                         f"chunk (block_n = 16 * num_warps; no split rows or roles) and of the role-split one with "
-                         f"64-key blocks (one per program); got {config}")
+        raise ValueError(f"spread_dq_stores is an option of the persistent warp-specialised fused backward with dQ "
+                         f"in one chunk (block_n = 16 * num_warps; no split rows or roles) and of the role-split one "
+                         f"with 64-key blocks (one per program); got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1

@@ -367,8 +367,8 @@ def surveyed():
     return rows
 
 
-# d=256's role-split tiles surveyed: the tuned one (one Q slot, 64-column dQ chunks) and the two-slot tile with 32-column
-# chunks, a candidate until v0.33 (configs.BACKWARD_FUSED_CANDIDATES says why it is not timed now).
+# d=256's role-split tiles surveyed: the tuned one (one Q slot, 64-column dQ chunks) and the two-slot tile with
+# 32-column chunks, a candidate until v0.33 (configs.BACKWARD_FUSED_CANDIDATES says why it is not timed now).
 _ROLE_SPLIT_TILES = (
     configs.BACKWARD_FUSED_CANDIDATES[256][0],
     replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], num_stages=2, dq_chunks=8),

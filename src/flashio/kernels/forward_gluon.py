@@ -885,7 +885,8 @@ def attention_forward_gluon_persistent_kernel(
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
-    is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time (``gluon_stores.store_rows_wide``)."""
+    is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time
+    (``gluon_stores.store_rows_wide``)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
