@@ -445,12 +445,39 @@ def test_do_slots_are_refused_where_the_kernel_has_no_do_ring_of_that_size(confi
 
 
 def test_spread_dq_stores_reach_the_tuned_fused_backwards():
-    # v0.34 (prepared): each head dim's last candidate, the option passed to its kernel as SPREAD_DQ.
+    # v0.34: each head dim's last candidate, the option passed to its kernel as SPREAD_DQ (and only with it).
     for d in (64, 128, 256):
         config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True)
         kernel, constants = launchers.fused_backward_kernel(config, d)
         assert constants["SPREAD_DQ"] is True and "SPREAD_DQ" in inspect.signature(kernel.fn).parameters
-        assert "SPREAD_DQ" not in launchers.fused_backward_kernel(configs.BACKWARD_FUSED_CANDIDATES[d][-1], d)[1]
+        plain = replace(config, spread_dq_stores=False)
+        assert "SPREAD_DQ" not in launchers.fused_backward_kernel(plain, d)[1]
+
+
+def test_early_lse_reaches_the_tuned_persistent_fused_backwards():
+    # v0.35: d=64's and d=128's last candidates (LSE/D rows in shared memory), passed to the kernel as EARLY_LSE.
+    for d in (64, 128):
+        config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], early_lse=True)
+        kernel, constants = launchers.fused_backward_kernel(config, d)
+        assert constants["EARLY_LSE"] is True and "EARLY_LSE" in inspect.signature(kernel.fn).parameters
+        assert "EARLY_LSE" not in launchers.fused_backward_kernel(replace(config, early_lse=False), d)[1]
+
+
+@pytest.mark.parametrize("config, head_dim", [
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], early_lse=True, stats_in_shared=False), 128,
+                 id="LSE rows in global memory"),
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[128][0], early_lse=True), 128, id="not persistent"),
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], early_lse=True), 256, id="role split"),
+])
+def test_early_lse_is_refused_where_the_kernel_cannot_take_it(config, head_dim):
+    with pytest.raises(ValueError, match="early_lse is an option of the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(config, head_dim)
+
+
+def test_only_d128s_tuned_fused_backward_stores_dq_spread():
+    # v0.35 (probe run 22): d=128 +0.5-4.9% with the stores; d=64 -0.3-1.8% and d=256 -8-14% (not kept there).
+    assert configs.BACKWARD_FUSED_CANDIDATES[128][-1].spread_dq_stores
+    assert not any(config.spread_dq_stores for d in (64, 256) for config in configs.BACKWARD_FUSED_CANDIDATES[d])
 
 
 @pytest.mark.parametrize("change", [dict(dq_chunks=2), dict(persistent=False, balanced_schedule=False, split_tail=False,

@@ -475,10 +475,15 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True),
             replace(split_d256[0], persistent=True, balanced_schedule=True, split_tail=True)),
-        # v0.34 (prepared, not yet run on the GPU): every tuned fused-backward form storing its float32 dQ tiles into
-        # shared memory without bank conflicts (gluon_stores.store_float32_spread).
+        # v0.34: every tuned fused-backward form storing its float32 dQ tiles into shared memory without bank
+        # conflicts (gluon_stores.store_float32_spread; v0.35 call 1: 17/17 PASS; d=128's tuned form since v0.35).
         "backward: fused five-product (Gluon), dQ stored without bank conflicts": fused_backward(
             *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True) for d in (64, 128, 256))),
+        # v0.35: the tuned persistent forms of d=64 and d=128 reading each block's LSE row from shared memory before
+        # the wait for its S^T product (early_lse); d=256 its tuned role-split tile.
+        "backward: fused five-product (Gluon), LSE row read before the S^T wait": fused_backward(
+            *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], early_lse=True) for d in (64, 128)),
+            configs.BACKWARD_FUSED_CANDIDATES[256][0]),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

@@ -96,7 +96,9 @@ class TileConfig:
     still read this one; ``spread_dq_stores`` (persistent warp-specialised fused backward with dQ in one chunk,
     role-split fused backward): the float32 dQ tiles written into shared memory without bank conflicts (odd rows
     store the column block 16 columns over through a view of the tile that flips that column bit on odd rows;
-    ``kernels/gluon_stores.store_float32_spread``).
+    ``kernels/gluon_stores.store_float32_spread``); ``early_lse`` (persistent warp-specialised fused backward with
+    LSE/D rows in shared memory): each block's LSE row read from shared memory right after its S^T and dP^T products
+    are issued, not after the wait for S^T, so that the read's latency runs under the product.
     """
 
     block_m: int
@@ -130,6 +132,7 @@ class TileConfig:
     wide_stores: bool = False
     do_stages: int = 1
     spread_dq_stores: bool = False
+    early_lse: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -271,6 +274,12 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # d=256 points (3-11%); the tuner took it at none of the 120 d=256 backward points of the v0.14-v0.32 grids, and once
 # in v0.33's, on one timing each (bf16 causal 4k, 1.90 against 2.13 ms, where fp16's one-slot tile took 1.82): 349
 # TFLOP/s, 0.95x cuDNN, the grid's lowest backward point.
+# v0.35 (GPU check path "dQ stored without bank conflicts" 17/17 PASS; probe run 22, bf16, median of 3 rounds,
+# results/2026-12-02_h200_v0.35_probes/probe_bwd_run22.txt): the float32 dQ tile stored without bank conflicts
+# (``spread_dq_stores``), non-causal 1k / 2k / 16k, causal 1k / 2k / 16k: d=128's persistent form 415 -> 430,
+# 486 -> 510, 570 -> 575, 305 -> 308, 406 -> 408, 539 -> 548 TFLOP/s (cuDNN 443 / 498 / 546, 317 / 399 / 531): it
+# takes them. d=64's four-slot form 376 -> 375, 444 -> 436, 496 -> 494, 261 -> 260, 349 -> 348, 463 -> 458 and d=256's
+# role-split tile 354 -> 314, 408 -> 353, 447 -> 391, 277 -> 255, 350 -> 318, 459 -> 402: neither does.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
@@ -280,7 +289,8 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
                     wide_stores=True)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
-                     stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True)),
+                     stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True,
+                     spread_dq_stores=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
                      wide_stores=True),),
 }

@@ -244,6 +244,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         raise ValueError(f"spread_dq_stores is an option of the persistent warp-specialised fused backward with dQ "
                          f"in one chunk (block_n = 16 * num_warps; no split rows or roles) and of the role-split one "
                          f"with 64-key blocks (one per program); got {config}")
+    if config.early_lse and not (specialised_wide and config.stats_in_shared):
+        raise ValueError(f"early_lse is an option of the persistent warp-specialised fused backward with LSE/D rows "
+                         f"in shared memory (stats_in_shared; block_n = 16 * num_warps; no split rows or roles); "
+                         f"got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -287,6 +291,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["WIDE_STORES"] = True
         if config.spread_dq_stores:
             constants["SPREAD_DQ"] = True
+        if config.early_lse:
+            constants["EARLY_LSE"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

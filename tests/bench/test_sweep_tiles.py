@@ -108,6 +108,12 @@ def test_role_split_tiles_with_two_do_slots_say_so():
                                       split_roles=True, do_stages=2)) == "gluon 64x64 w4 s1 dq4x1 ws split do2"
 
 
+def test_tiles_reading_lse_early_say_so():
+    assert describe_choice(TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True,
+                                      persistent=True, stats_in_shared=True, spread_dq_stores=True, early_lse=True)) \
+        == "gluon 64x128 w8 s3 persistent dq1x1 ws stats-smem spread-dq early-lse"
+
+
 def test_tiles_with_spread_dq_stores_say_so():
     assert describe_choice(TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True,
                                       spread_dq_stores=True)) == "gluon 64x64 w4 s1 dq4x2 ws split spread-dq"

@@ -83,6 +83,9 @@ the S^T product's issue) held 13% of its samples, and the float32 P^T and dQ til
 the ideal wavefronts; both fixed or prepared since (PERFORMANCE.md v0.34). Run 15 (prepared): the same source page
 for the tuned d=128 form and the same with its dQ tile stored without bank conflicts (``--backward-form tuned``,
 ``tuned-spread``, ``--point 128:noncausal:1024``): the d=128 backward was never profiled per instruction.
+Run 16 (v0.35): d=256's tuned tile against the same with its dQ chunks stored without bank conflicts
+(``--backward-form d256-tuned``, ``d256-tuned-spread``, ``--point 256:noncausal:2048``; probe run 22 put the latter
+8-14% behind), read with ``stall_sites.py --shared``.
 """
 
 import argparse
@@ -96,7 +99,9 @@ from flashio.configs import TileConfig
 
 BACKWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (64, False, 1024), (64, True, 1024),
                    # v0.34 (run 13): d=256's role-split backward, never profiled before.
-                   (256, False, 1024), (256, False, 16384))
+                   (256, False, 1024), (256, False, 16384),
+                   # v0.35 (run 16): where probe run 22 put the d=256 spread dQ stores 14% behind.
+                   (256, False, 2048))
 FORWARD_POINTS = ((128, False, 16384), (128, False, 1024), (128, True, 1024), (128, True, 2048), (64, True, 4096),
                   (64, True, 1024), (64, False, 16384), (64, False, 1024))
 # --forward-form: the persistent Gluon forward as tuned since v0.11, with its output stored from registers
@@ -130,10 +135,14 @@ BACKWARD_FORMS = {
                               persistent=True, stats_in_shared=True, balanced_schedule=True),
     "rows": TileConfig(64, 128, 4, 2, "gluon", warp_specialised=True, persistent=True, stats_in_shared=True,
                        balanced_schedule=True, split_rows=True),
-    # v0.34 (prepared, run 15): the tuned form (the last d=128 candidate: split tail, 16-byte dK/dV stores) and the
-    # same with its dQ tile stored without bank conflicts.
-    "tuned": configs.BACKWARD_FUSED_CANDIDATES[128][-1],
-    "tuned-spread": replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=True)}
+    # v0.34 (prepared, run 15): the tuned form as it was in v0.34 (the last d=128 candidate: split tail, 16-byte dK/dV
+    # stores) and the same with its dQ tile stored without bank conflicts (tuned since v0.35).
+    "tuned": replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=False),
+    "tuned-spread": replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=True),
+    # v0.35 (run 16): d=256's tuned role-split tile and the same with its dQ chunks stored without bank conflicts
+    # (probe run 22: 8-14% slower, with the same stores and one select per dQ register more in its SASS).
+    "d256-tuned": configs.BACKWARD_FUSED_CANDIDATES[256][0],
+    "d256-tuned-spread": replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], spread_dq_stores=True)}
 KERNELS = {"backward": "regex:fused|bprop", "forward": "regex:attention_forward|fprop"}
 SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis", "WarpStateStats", "LaunchStats",
             "Occupancy")
@@ -150,8 +159,9 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
     if stats_in_shared:
         configs.BACKWARD_FUSED_CANDIDATES[128] = (configs.TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True,
                                                                      stats_in_shared=True),)
-    if backward_form is not None:  # d=128: one persistent listed form instead of the first candidate
-        configs.BACKWARD_FUSED_CANDIDATES[128] = (BACKWARD_FORMS[backward_form],)
+    if backward_form is not None:  # one form instead of the first candidate (d=256 for the d256- forms, else d=128)
+        configs.BACKWARD_FUSED_CANDIDATES[256 if backward_form.startswith("d256-") else 128] = \
+            (BACKWARD_FORMS[backward_form],)
     if forward_form == "ws-balanced":
         os.environ["FLASHIO_FORWARD_PATH"] = "ws"
         for d in (64, 128):
@@ -206,8 +216,8 @@ def main() -> int:
     parser.add_argument("--forward-form", choices=tuple(FORWARD_FORMS),
                         help="forward: this form of the persistent Gluon forward instead of the tuned choice")
     parser.add_argument("--backward-form", choices=tuple(BACKWARD_FORMS),
-                        help="backward: at d=128 this persistent fused form with the balanced list instead of the "
-                             "first candidate")
+                        help="backward: this fused form instead of the first candidate (at d=256 for the d256- "
+                             "forms, else at d=128)")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")
     parser.add_argument("--metrics", default=None, metavar="M1,M2",

@@ -48,6 +48,8 @@ def main(argv=None) -> int:
     parser.add_argument("csv", help="the source page exported by ncu --page source --print-source sass --csv")
     parser.add_argument("--idle-threshold", type=float, default=1000.0,
                         help="a NOP with more samples than this is a parked warp's final barrier")
+    parser.add_argument("--shared", action="store_true",
+                        help="also list shared-memory wavefronts by opcode against their ideal (bank conflicts)")
     args = parser.parse_args(argv)
     header, rows = read(args.csv)
     source, samples = header.index("Source"), header.index("Warp Stall Sampling (All Samples)")
@@ -81,7 +83,28 @@ def main(argv=None) -> int:
     print("costliest mbarrier-wait sites (samples, address, wait):")
     for count, address, wait in sorted(waits, reverse=True)[:6]:
         print(f"  {count:.0f}  {address}  {wait}")
+    if args.shared:
+        print_shared_wavefronts(header, rows, total)
     return 0
+
+
+def print_shared_wavefronts(header: list[str], rows: list[list[str]], total_samples: float) -> None:
+    """Shared-memory wavefronts per opcode against their ideal (the bank-conflict excess: ratio > 1), and the stall
+    samples at those instructions (v0.35; columns of ncu's SourceCounters section)."""
+    source, samples = header.index("Source"), header.index("Warp Stall Sampling (All Samples)")
+    actual, ideal = header.index("L1 Wavefronts Shared"), header.index("L1 Wavefronts Shared Ideal")
+    by_opcode: dict[str, list[float]] = {}
+    for row in rows:
+        if number(row[actual]) > 0:
+            sums = by_opcode.setdefault(opcode(row[source].strip()), [0, 0.0, 0.0, 0.0])
+            sums[0] += 1
+            sums[1] += number(row[actual])
+            sums[2] += number(row[ideal])
+            sums[3] += number(row[samples])
+    print("shared-memory wavefronts by opcode (sites, wavefronts, ideal, ratio, share of stall samples):")
+    for name, (sites, waves, ideal_waves, stalls) in sorted(by_opcode.items(), key=lambda item: -item[1][1]):
+        print(f"  {name:24s} {sites:4d} {waves:12.4g} {ideal_waves:12.4g} {waves / max(ideal_waves, 1):5.2f} "
+              f"{100 * stalls / max(total_samples, 1):5.1f}%")
 
 
 if __name__ == "__main__":

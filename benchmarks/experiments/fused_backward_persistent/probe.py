@@ -357,6 +357,21 @@ without bank conflicts".
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 128 256 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (last candidate)" \
         "tuned, 16-byte dK/dV stores" "tuned, dQ stored without bank conflicts"
+
+Run 22's result (v0.35, results/2026-12-02_h200_v0.35_probes/probe_bwd_run22.txt; check path 17/17 PASS): d=128
++0.5% to +4.9% (non-causal 2k 486 -> 510 TFLOP/s), the prediction held; d=64 -0.3% to -1.8%, missed; d=256 -8% to -14%
+(non-causal 2k 408 -> 353), far outside it. d=128's last candidate takes the stores; "tuned (last candidate)" stays
+the form run 22 timed.
+
+Run 23 (v0.35): the tuned persistent forms (d=128's with spread dQ stores) reading each block's LSE row from shared
+memory right after the S^T and dP^T products' issue, not after S^T's wait (``early_lse``). ncu run 15 (d=128
+non-causal 1k) put 7% of the MMA warps' stall samples on that row's first uses. Prediction: d=128 +2-5%, d=64 +1-4%
+(the same read, fewer cycles per block to hide it in). Check path first: "backward: fused five-product (Gluon), LSE
+row read before the S^T wait".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 128 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.35)" \
+        "tuned (v0.35), LSE read before the S^T wait"
 """
 
 import argparse
@@ -467,8 +482,16 @@ FORMS[256]["tuned, two dO slots, 32-column dQ chunks"] = replace(_TUNED_256, dq_
 for _d in (64, 128):
     FORMS[_d]["tuned, dQ stored without bank conflicts"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
                                                                     spread_dq_stores=True)
-    FORMS[_d]["tuned (last candidate)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+    # (v0.35: d=128's last candidate takes them; this form stays the one run 22 timed, without them.)
+    FORMS[_d]["tuned (last candidate)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1], spread_dq_stores=False)
 FORMS[256]["tuned, dQ stored without bank conflicts"] = replace(_TUNED_256, spread_dq_stores=True)
+# v0.35 (run 23): the tuned persistent forms (d=128's with its spread dQ stores) reading each block's LSE row from
+# shared memory right after the S^T and dP^T products' issue instead of after S^T's wait (ncu run 15: the first uses
+# of that row held 7% of the d=128 MMA warps' stall samples).
+for _d in (64, 128):
+    FORMS[_d]["tuned (v0.35)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+    FORMS[_d]["tuned (v0.35), LSE read before the S^T wait"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
+                                                                       early_lse=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

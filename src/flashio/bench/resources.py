@@ -302,7 +302,7 @@ def surveyed():
         # whose dK/dV go to a float32 buffer by atomic adds).
         for d, config in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]),
                           (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
-            config = replace(config, split_tail=True, wide_stores=False)
+            config = replace(config, split_tail=True, wide_stores=False, spread_dq_stores=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
@@ -311,7 +311,7 @@ def surveyed():
         # with 4-byte stores (above: the d=64 causal rows, the d=128 rows and the split-tail rows).
         for d, tuned in [(64, config) for config in configs.BACKWARD_FUSED_CANDIDATES[64]] + \
                 [(128, configs.BACKWARD_FUSED_CANDIDATES[128][1])]:
-            config = replace(tuned, wide_stores=True)
+            config = replace(tuned, wide_stores=True, spread_dq_stores=False)  # d=128's tuned form has both (v0.35)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
                 rows.append((f"backward fused gluon 16-byte dK/dV, tuned {config.num_stages} slots stats-smem"
@@ -323,8 +323,9 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, 256)
             rows.append((f"backward fused gluon 16-byte dK/dV, role split {config.num_stages} Q slots d=256", kernel,
                          dict(constants, IS_CAUSAL=False), config))
-        # v0.34 (prepared): the tuned forms (each head dim's last candidate) with their float32 dQ tiles stored without
-        # bank conflicts (spread_dq_stores), causal (the balanced list) and non-causal (split tail) where persistent.
+        # v0.34: the tuned forms (each head dim's last candidate) with their float32 dQ tiles stored without bank
+        # conflicts (spread_dq_stores; d=128's tuned form since v0.35), causal (the balanced list) and non-causal
+        # (split tail) where persistent.
         for d in (64, 128, 256):
             config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True)
             kernel, constants = launchers.fused_backward_kernel(config, d)

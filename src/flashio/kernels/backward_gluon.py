@@ -100,22 +100,27 @@ def _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
 def _probabilities_and_score_gradients(k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head,
                                        stride_lm, start_m, query_cols, seqlen_q, first_row, qk_scale,
                                        IS_CAUSAL: gl.constexpr, lse_buf=None, delta_buf=None,
-                                       STATS_IN_SMEM: gl.constexpr = False):
+                                       STATS_IN_SMEM: gl.constexpr = False, EARLY_LSE: gl.constexpr = False):
     """(P^T, dS^T) of one tile in the input precision: S^T = K_j Q_i^T and dP^T = V_j dO_i^T issued together,
     the exponentials of S^T while dP^T is still on the tensor cores, dS^T = P^T o (dP^T - D_i). Both come
     out before any dK/dV product is issued, so that P^T and dP^T in float32 die here (registers). K_j and V_j
     (the A operands) are shared-memory tiles or, with KV_IN_REGISTERS, register tensors. The block's LSE
     and D rows are loaded from global memory while the products run, or with STATS_IN_SMEM read from the
     shared-memory rows ``lse_buf``/``delta_buf`` (put there by the loader warp) only when each is needed,
-    so that they hold no registers across the products' wait."""
+    so that they hold no registers across the products' wait. EARLY_LSE (with STATS_IN_SMEM): the LSE row is read
+    right after the products' issue instead, its shared-memory latency under S^T's product (v0.35, ncu run 15: at
+    d=128 the first uses of a row read after the wait held 7% of the MMA warps' stall samples)."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_operand.dtype
     s_t = warpgroup_mma(k_operand, q_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     dp_t = warpgroup_mma(v_operand, do_buf.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     query_rows = start_m + query_cols
     if STATS_IN_SMEM:
+        if EARLY_LSE:
+            lse = lse_buf.load(query_cols.type.layout)
         s_t = warpgroup_mma_wait(num_outstanding=1, deps=[s_t])
-        lse = lse_buf.load(query_cols.type.layout)
+        if not EARLY_LSE:
+            lse = lse_buf.load(query_cols.type.layout)
     else:
         row_in = query_rows < seqlen_q
         lse = gl.load(lse_head + query_rows * stride_lm, mask=row_in, other=float("inf"))
@@ -459,7 +464,8 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                        lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
-                       LATE_KV_WAIT: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False):
+                       LATE_KV_WAIT: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
+                       EARLY_LSE: gl.constexpr = False):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -518,7 +524,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             p_lo, ds_lo = _probabilities_and_score_gradients(
                 k_operand, v_operand, q_buf, do_buf, zero_s, lse_head, delta_head, stride_lm, start_m, query_cols,
                 seqlen_q, first_row, qk_scale, IS_CAUSAL, lse_smem.index(stage), delta_smem.index(stage),
-                STATS_IN_SMEM)
+                STATS_IN_SMEM, EARLY_LSE)
             if DS_BUFFERS == 1:
                 ds_buf = ds_smem
             else:
@@ -886,7 +892,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                        DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
                                        SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
-                                       WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False):
+                                       WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
+                                       EARLY_LSE: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
@@ -910,7 +917,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                             DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ)
+                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
             gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
             mbarrier.arrive(kv_empty)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
@@ -938,7 +945,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                             empty, dq_ready, dq_empty, it, tile_iter & 1,
                                             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                             DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ)
+                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
             # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
             # them, also when the tile had no query block): the loader may overwrite them.
             gl.thread_barrier()
@@ -966,7 +973,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LOADER_REGS: gl.constexpr, REDUCER_REGS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr = False,
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
-    WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
+    WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -981,7 +988,8 @@ def attention_backward_fused_ws_persistent_kernel(
     are cut into pieces, one run per program, whose partial dK/dV are added into ``KEY_GRADIENT_PARTS``
     (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert. ``WIDE_STORES``: dK and dV
     stored 16 bytes per instruction (``gluon_stores.store_rows_wide``) instead of 4. ``SPREAD_DQ`` (dQ in one
-    chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``)."""
+    chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``).
+    ``EARLY_LSE`` (STATS_IN_SMEM): each block's LSE row read before the wait for its S^T product."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -995,7 +1003,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
-            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ)),
+            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
