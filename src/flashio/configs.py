@@ -279,7 +279,9 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # (``spread_dq_stores``), non-causal 1k / 2k / 16k, causal 1k / 2k / 16k: d=128's persistent form 415 -> 430,
 # 486 -> 510, 570 -> 575, 305 -> 308, 406 -> 408, 539 -> 548 TFLOP/s (cuDNN 443 / 498 / 546, 317 / 399 / 531): it
 # takes them. d=64's four-slot form 376 -> 375, 444 -> 436, 496 -> 494, 261 -> 260, 349 -> 348, 463 -> 458 and d=256's
-# role-split tile 354 -> 314, 408 -> 353, 447 -> 391, 277 -> 255, 350 -> 318, 459 -> 402: neither does.
+# role-split tile 354 -> 314, 408 -> 353, 447 -> 391, 277 -> 255, 350 -> 318, 459 -> 402: neither does (d=256's Q and
+# dO loads then land later, ncu run 16). The LSE row read before the S^T wait (``early_lse``; probe run 23): d=128
+# +0.6% to +2.6% at N <= 2k and -0.9% to -2.1% at 16k, d=64 -0.4% to -1.6%, within the probe's spread: not a candidate.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,

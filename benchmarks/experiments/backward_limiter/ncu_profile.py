@@ -85,7 +85,11 @@ for the tuned d=128 form and the same with its dQ tile stored without bank confl
 ``tuned-spread``, ``--point 128:noncausal:1024``): the d=128 backward was never profiled per instruction.
 Run 16 (v0.35): d=256's tuned tile against the same with its dQ chunks stored without bank conflicts
 (``--backward-form d256-tuned``, ``d256-tuned-spread``, ``--point 256:noncausal:2048``; probe run 22 put the latter
-8-14% behind), read with ``stall_sites.py --shared``.
+8-14% behind), read with ``stall_sites.py --shared``. Outcome (v0.35 call 3): the spread stores take the ideal
+wavefronts (1.80 -> 1.00 of it), but the MMA warpgroups' waits for Q_i and dO_i to land grow 5x and 4x (2.4k ->
+11.8k and 6.4k -> 24.8k samples) while the loader's waits for free slots stay level: the loads land later.
+Run 15's outcome (the same call): d=128's spread stores 1.98 -> 1.00 of the ideal wavefronts, -2.2% stall samples;
+the first uses of each block's LSE row, read after the S^T wait, hold 7% of the samples outside the parked warps.
 """
 
 import argparse

@@ -39,6 +39,19 @@ FLOPs, half its own when the point is causal.)
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \\
         --points 128:causal:1024 --only-autograd --also FA2 --same-code --same-data --shuffled --passes 150
+
+v0.35 calls 5-6 (results/2026-12-02_h200_v0.35_probes/call_gap_same_code_data*.txt): the autograd call's kernel took
+171 µs after itself and after "same code", 184-186 after FA2 and after "same data": the state that carries over is the
+code's. The same split elsewhere: d=128 causal 2k 264-265 against 271 µs, d=256 causal 1k 150 against 155, d=128
+non-causal 1k 244 against 248, d=64 causal 1k 217 against 218. ``--forward-forms`` (v0.35 call 7) adds the point's
+Gluon candidates as calls of their own, each from a CUDA graph, to set each form's cold penalty beside its code size:
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \
+        --points 128:causal:1024 --only-autograd --also FA2 --forward-forms 0 1 2 3 --shuffled --passes 150
+
+Outcome (call 7): the persistent forms lose ~11 µs after another binary (tuned form 170 -> 181-182 µs, persistent
+pipelined 186 -> 197), the non-persistent ones ~2 µs (221-222 -> 223-224), FA2's ~1 µs; the SASS sizes (6,192-7,856
+lines) do not order the penalties.
 """
 
 import argparse
@@ -51,8 +64,9 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.profiler import ProfilerActivity, profile
 
 import flashio
+from flashio import configs, launch_plans
 from flashio.bench import sweep
-from interleaved_forms import _point  # this folder's script: --points D:causal:N or D:noncausal:N
+from interleaved_forms import _graphed, _point  # this folder's script: --points D:causal:N or D:noncausal:N
 
 FLUSH_BYTES = 256 << 20  # as flashio.bench.sweep._CudaEventTimer
 SDPA_BACKENDS = {"cuDNN": SDPBackend.CUDNN_ATTENTION, "FA2": SDPBackend.FLASH_ATTENTION}
@@ -66,6 +80,27 @@ def _spin_cycles(us: float) -> int:
     end.record()
     torch.cuda.synchronize()
     return int(1_000_000 * us / (start.elapsed_time(end) * 1e3))
+
+
+def _forced_forms(library, detached_call, before: set, head_dim: int, indices: list) -> dict:
+    """Calls named 'form I' (``--forward-forms``): the forward with the tuned choice of this point's key (the one
+    ``library`` added after ``before``) replaced by the Gluon candidate I, captured in a CUDA graph; the tuned choice
+    is restored afterwards and ``library`` recorded again."""
+    key = next(key for key in configs.cached_choices() if key not in before and key[0] == "forward")
+    tuned = configs.cached_choices()[key]
+    forms = {}
+    with torch.no_grad():
+        for index in indices:
+            configs._CHOICES[key] = configs.FORWARD_GLUON_CANDIDATES[head_dim][index]  # the probes' override
+            launch_plans.clear()
+            replay, out = _graphed(detached_call)
+            forms[f"form {index}"] = lambda replay=replay, out=out: (replay(), out)[1]
+            print(f"form {index}: {sweep.describe_choice(configs._CHOICES[key], 'forward')}", flush=True)
+    configs._CHOICES[key] = tuned
+    launch_plans.clear()
+    library()
+    print(f"tuned choice: {sweep.describe_choice(tuned, 'forward')}", flush=True)
+    return forms
 
 
 def _timed_calls(calls: dict, leaves: list, flush: torch.Tensor, passes: int, spin: int,
@@ -110,6 +145,9 @@ def main() -> None:
                         help="add the autograd call on a second set of inputs (same kernel, other addresses)")
     parser.add_argument("--same-data", action="store_true",
                         help="add the autograd call with the other mask (another kernel, the same inputs)")
+    parser.add_argument("--forward-forms", nargs="*", type=int, default=[], metavar="I",
+                        help="add configs.FORWARD_GLUON_CANDIDATES[d][I] as calls of their own (the tuned choice "
+                             "overridden, each replayed from a CUDA graph on the detached inputs)")
     args = parser.parse_args()
     if args.no_grad_first and args.only_autograd:
         parser.error("--no-grad-first puts the detached call first; --only-autograd leaves it out: choose one")
@@ -142,8 +180,12 @@ def main() -> None:
             calls = {"no grad": calls.pop("no grad"), **calls}
         if args.only_autograd:
             del calls["no grad"]
+        before = set(configs.cached_choices())
         for fn in calls.values():  # tuning and the launch plan
             fn()
+        if args.forward_forms:
+            calls.update(_forced_forms(calls["autograd"], lambda: flashio.attention(*detached, is_causal=causal),
+                                       before, d, args.forward_forms))
         # The flush's own GPU activity names, to split the record into calls.
         with profile(activities=[ProfilerActivity.CUDA]) as flush_profile:
             flush.zero_()

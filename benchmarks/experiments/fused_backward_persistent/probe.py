@@ -372,6 +372,10 @@ row read before the S^T wait".
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 128 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.35)" \
         "tuned (v0.35), LSE read before the S^T wait"
+
+Run 23's result (v0.35, results/2026-12-02_h200_v0.35_probes/probe_bwd_run23.txt; check path 17/17 PASS): missed.
+d=128 +0.6% to +2.6% at N <= 2k and -0.9% to -2.1% at 16k, d=64 -0.4% to -1.6%, within the probe's spread (the same
+d=128 tuned form gave 415-430 TFLOP/s at non-causal 1k in runs 22-23). Not a candidate.
 """
 
 import argparse
