@@ -6,17 +6,12 @@ view without its flip, and through the view with it (the spread store), compiled
 subprocess (this suite runs under TRITON_INTERPRET=1, where kernels cannot be compiled)."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-import triton
 
-_TOOLS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
-pytestmark = pytest.mark.skipif(not (_TOOLS / "cuobjdump").exists() or not (_TOOLS / "ptxas").exists(),
-                                reason="this Triton build ships no NVIDIA ptxas/cuobjdump to compile with")
+from .hopper_compiler import requires_nvidia_tools, run_without_interpreter
+
+pytestmark = requires_nvidia_tools
 
 _SCRIPT = '''
 import json, re, sys
@@ -76,11 +71,7 @@ print(json.dumps(result))
 def compiled_stores(tmp_path_factory):
     script = tmp_path_factory.mktemp("gluon_stores") / "compile_stores.py"
     script.write_text(_SCRIPT)
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    src = Path(__file__).resolve().parents[2] / "src"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_without_interpreter([str(script)])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

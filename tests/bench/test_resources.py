@@ -7,29 +7,18 @@ The compiler runs in a subprocess because this suite runs under TRITON_INTERPRET
 functions are interpreted and cannot be compiled."""
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-import triton
 
 from flashio import configs
 
-_TOOLS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
-pytestmark = pytest.mark.skipif(not (_TOOLS / "cuobjdump").exists() or not (_TOOLS / "ptxas").exists(),
-                                reason="this Triton build ships no NVIDIA ptxas/cuobjdump to compile with")
+from .hopper_compiler import requires_nvidia_tools, run_without_interpreter
+
+pytestmark = requires_nvidia_tools
 
 
 def _measure(match: str) -> list[dict]:
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    src = Path(__file__).resolve().parents[2] / "src"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-m", "flashio.bench.resources", "--match", match, "--json"],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = run_without_interpreter(["-m", "flashio.bench.resources", "--match", match, "--json"])
     rows = json.loads(done.stdout)
     assert rows, f"no configuration matched {match!r}"
     return rows
