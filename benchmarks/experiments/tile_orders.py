@@ -12,7 +12,10 @@ causal 1k forward, 0.80 of cuDNN). v0.31 found why (forward_short/cross_head_slo
 its pair list on every call, and the tuner's timings, which run the launcher on every call, were (by inference) the
 host's; through launch plans the listed forms ran at full speed in every process. The lists stay reverted, their
 gain being within noise where the tuner uses them. results/2026-12-01_h200_v0.30_probes/cross_head_pairs.patch
-restores the rule. Why pairs across heads were tried: v0.29 measured that the programs working on one head's tiles
+restores the rule. ``rotated_pairs`` (v0.36, forward probe run 38, backward run 24): each head's pairs from another
+first pair, so that program p does not take pair p mod 4 of every head at N = 1k (132 programs): 2% slower in the
+forward at d=128 causal 1k-2k, level in the backward; not adopted. ``measured_tile_costs`` (v0.36, forward run 39): the
+tail's assignment with measured tile times. Why pairs across heads were tried: v0.29 measured that the programs working on one head's tiles
 at the same moment share one HBM read of its data (runs of one head's tiles on a program, which spread the programs
 at work over more heads, were slower in both passes). With the library's pairs (blocks i and n - 1 - i of one head,
 equal work), n / 2 programs take a head at once: 4 at N = 1k with 128-row (forward) or 128-key (backward) blocks.
@@ -121,3 +124,88 @@ def _alternating_lists(config, problem, programs: int, _backward: bool) -> sched
 def cross_head_pairs(forward: bool = True, backward: bool = False):
     """The chosen passes' lists from ``cross_head_schedule`` inside the block."""
     return _balanced_lists(cross_head_schedule, forward, backward)
+
+
+def rotated_pair_order(blocks_per_head: int, head_batches: int, high_first: bool = True) -> list[tuple[int, ...]]:
+    """``schedules.pair_order`` with head_batch h's pairs listed from pair h mod (pairs per head) on, wrapping round:
+    a round-robin over them no longer hands program p pair p mod (pairs per head) of every head it visits."""
+    pairs = []
+    per_head = (blocks_per_head + 1) // 2
+    for head_batch in range(head_batches):
+        own = _WITHIN_HEAD(blocks_per_head, 1, high_first)
+        shift = head_batch % per_head
+        pairs += [tuple(head_batch * blocks_per_head + tile for tile in pair) for pair in own[shift:] + own[:shift]]
+    return pairs
+
+
+def rotated_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
+    """The balanced list of a causal persistent forward or fused backward with ``rotated_pair_order``'s pairs."""
+    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
+    work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    schedules.pair_order = rotated_pair_order
+    try:
+        return schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward)
+    finally:
+        schedules.pair_order = _WITHIN_HEAD
+
+
+def rotated_pairs(forward: bool = True, backward: bool = False):
+    """The chosen passes' lists from ``rotated_schedule`` inside the block (v0.36, run 38 / run 24)."""
+    return _balanced_lists(rotated_schedule, forward, backward)
+
+
+# Per-consumer tile times in µs by query block (0..7) of the tuned persistent forwards at causal N = 1k, bf16, H200,
+# median over programs and five launches (v0.36 call 3, round_times.py --dump), and the mean gap between a
+# consumer's tiles: the cost model of ``measured_cost_schedule``.
+MEASURED_TILE_US = {128: (5.12, 5.89, 7.17, 8.45, 9.98, 11.01, 13.31, 14.34), 64: (4.61, 5.38, 5.38, 6.14, 7.17, 7.68,
+                                                                                   8.96, 9.73)}
+MEASURED_GAP_US = 0.26
+
+
+def measured_cost_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
+    """The forward's balanced list with each tile's cost the measured time of its query block (``MEASURED_TILE_US``)
+    instead of key blocks + ``schedules.TILE_OVERHEAD_BLOCKS``: the bulk keeps the library's pairs (the same
+    round-robin), but the tail's longest-processing-time assignment sees that the programs holding the (7, 0) and
+    (6, 1) pairs are ~6% busier and gives them less of it. Only at N = 1k with 8 query blocks of d = 64 or 128;
+    elsewhere the library's list."""
+    head_batches = problem.num_heads * problem.batch
+    work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    measured = MEASURED_TILE_US.get(problem.head_dim)
+    if backward or measured is None or len(work) != len(measured):
+        return schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward)
+    costs = tuple(us + MEASURED_GAP_US for us in measured)
+    return schedules.balanced_causal_schedule(len(work), head_batches, programs, costs, tile_overhead=0.0)
+
+
+def measured_tail_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
+    """``measured_cost_schedule`` with the library's bulk kept as it is (pairs dealt round-robin, so that the
+    programs at work at once share a head) and only the tail's tiles assigned with the measured times: each, the
+    costliest first, to the program whose measured busy time is least."""
+    work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    measured = MEASURED_TILE_US.get(problem.head_dim)
+    if backward or measured is None or len(work) != len(measured):
+        return measured_cost_schedule(config, problem, programs, backward)
+    blocks, head_batches = len(work), problem.num_heads * problem.batch
+    cost = [us + MEASURED_GAP_US for us in measured]
+    pairs = schedules.pair_order(blocks, head_batches)
+    programs = min(programs, len(pairs))
+    tail_pairs = min(len(pairs), schedules.TAIL_ROUNDS * programs)
+    bulk, tail = pairs[:len(pairs) - tail_pairs], pairs[len(pairs) - tail_pairs:]
+    lists = [[] for _ in range(programs)]
+    busy = [0.0] * programs
+    for unit, pair in enumerate(bulk):
+        lists[unit % programs].extend(pair)
+        busy[unit % programs] += sum(cost[tile % blocks] for tile in pair)
+    for tile in sorted((tile for pair in tail for tile in pair), key=lambda tile: -cost[tile % blocks]):
+        program = min(range(programs), key=lambda p: (busy[p], p))
+        lists[program].append(tile)
+        busy[program] += cost[tile % blocks]
+    return schedules._schedule(lists)
+
+
+def measured_tile_costs(tail_only: bool = False):
+    """The forward's lists from ``measured_cost_schedule`` (or ``measured_tail_schedule``) inside the block (v0.36,
+    run 39)."""
+    return _balanced_lists(measured_tail_schedule if tail_only else measured_cost_schedule, forward=True,
+                           backward=False)

@@ -519,7 +519,7 @@ from flashio.check import forcing
 from flashio.configs import TileConfig
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from tile_orders import alternating_pairs, cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
+from tile_orders import alternating_pairs, cross_head_pairs, measured_tile_costs, rotated_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 
 @contextlib.contextmanager
@@ -679,6 +679,21 @@ FORMS = {
             64: (TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True),),
             128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True, output_from_registers=True,
                              wide_stores=True),)}}),
+    # v0.36 (run 38): the tuned persistent forms with each head's causal pairs rotated (``tile_orders.rotated_pairs``).
+    # Run 38 ran them as the library's lists (its "tuned persistent"), against a form "tuned persistent, unrotated
+    # pairs (v0.35 lists)" that was then the control: the library's lists again since the rotation lost.
+    "tuned persistent, rotated pairs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
+        rotated_pairs),
+    # v0.36 (run 39): the tail of the causal lists assigned with measured tile times (``tile_orders.measured_tile_costs``;
+    # N = 1k only).
+    "tuned persistent, measured tile costs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
+        measured_tile_costs),
+    "tuned persistent, measured tile costs in the tail": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][1],),
+                                     128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
+        lambda: measured_tile_costs(tail_only=True)),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

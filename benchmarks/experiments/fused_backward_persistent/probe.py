@@ -393,7 +393,7 @@ from flashio import configs, launch_plans, launchers
 from flashio.configs import TileConfig
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from tile_orders import cross_head_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
+from tile_orders import cross_head_pairs, rotated_pairs  # noqa: E402 - benchmarks/experiments/tile_orders.py
 
 FORMS = {
     64: {"ws": TileConfig(64, 128, 8, 2, "gluon", warp_specialised=True, kv_in_registers=True),
@@ -496,6 +496,13 @@ for _d in (64, 128):
     FORMS[_d]["tuned (v0.35)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
     FORMS[_d]["tuned (v0.35), LSE read before the S^T wait"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
                                                                        early_lse=True)
+# v0.36 (run 24): the tuned persistent forms with each head's causal pairs rotated (``tile_orders.rotated_pairs``). Run
+# 24 ran them as the library's lists ("tuned (v0.36)") against "tuned (v0.36), unrotated pairs (v0.35 lists)" as the
+# control: level, and the library kept its lists.
+for _d in (64, 128):
+    FORMS[_d]["tuned (v0.36)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+    FORMS[_d]["tuned (v0.36), rotated pairs"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+CONTEXTS["tuned (v0.36), rotated pairs"] = lambda: rotated_pairs(forward=False, backward=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

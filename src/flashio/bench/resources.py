@@ -53,7 +53,7 @@ _POINTERS = {
     "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
-    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32",
+    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -91,6 +91,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
         constants["schedule"] = None  # a persistent forward without a tile list gets None, as in a launch
     if "KEY_GRADIENT_PARTS" in parameters and not constants.get("SPLIT_TAIL"):
         constants["KEY_GRADIENT_PARTS"] = None  # as in a launch without a split tail
+    if "tile_clock" in parameters and not constants.get("CLOCK_TILES"):
+        constants["tile_clock"] = None  # a probe's timestamp buffer: None unless CLOCK_TILES asks for it
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:

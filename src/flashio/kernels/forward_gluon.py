@@ -49,6 +49,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _paired_block, _paired_halves,
                                              _wait_for_last_loads)
+from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_rows_wide
 
 
@@ -677,33 +678,48 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
-                       schedule=None, LISTED: gl.constexpr = False):
+                       schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
-    this program's entries in ``schedule``)."""
+    this program's entries in ``schedule``). CLOCK_TILES > 0 (probes): its tiles' issue times in
+    ``tile_clock`` as partition CONSUMERS (``gluon_clock.mark_tile``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
             it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                             ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
             tile_iter += 1
+        if CLOCK_TILES > 0:
+            mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
             start_m = block * CONSUMERS * ROWS
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
             it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                             stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
                             _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
                             q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                             ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
             tile_iter += 1
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
 
 
 @gluon.jit
@@ -716,18 +732,24 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          OUTPUT_FROM_REGISTERS: gl.constexpr, OUTPUT_BUFFER: gl.constexpr, o_smem,
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
-                         Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False):
+                         Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False,
+                         tile_clock=None, CLOCK_TILES: gl.constexpr = 0):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
-    of this program's entries in ``schedule``)."""
+    of this program's entries in ``schedule``). CLOCK_TILES > 0 (probes): each tile's start (before its Q
+    wait) and end (its output issued) in ``tile_clock`` as partition HALF (``gluon_clock.mark_tile``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     turn_it = num_blocks * 0
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
             it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                          batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                                          q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -735,6 +757,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                          NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                          OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
                                          EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -742,6 +766,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
                 start_m = block * CONSUMERS * ROWS
                 end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+                if CLOCK_TILES > 0:
+                    mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
                 it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
                                              stride_lm, batch, head, start_m, end_n, seqlen_q, seqlen_k,
                                              softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready,
@@ -750,9 +776,13 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                                              OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
                                              CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS,
                                              WIDE_STORES)
+                if CLOCK_TILES > 0:
+                    mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
 
 
 @gluon.jit
@@ -865,7 +895,7 @@ def attention_forward_gluon_persistent_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-    WIDE_STORES: gl.constexpr = False,
+    WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -886,7 +916,8 @@ def attention_forward_gluon_persistent_kernel(
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
     is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time
-    (``gluon_stores.store_rows_wide``)."""
+    (``gluon_stores.store_rows_wide``); ``CLOCK_TILES`` > 0 (probes only): per-tile timestamps of every
+    partition in ``tile_clock`` (``gluon_clock.mark_tile``; off, nothing of it is compiled)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
@@ -906,26 +937,26 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED)),
+                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -935,17 +966,17 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED)),
+                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])

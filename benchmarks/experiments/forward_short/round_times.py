@@ -1,0 +1,224 @@
+"""Where the persistent forward's cold start goes, tile by tile (v0.36; PERFORMANCE.md v0.35 "Next" item 1).
+
+v0.35 calls 5-7 (``call_gap.py``): the persistent Gluon forwards run ~11 µs longer at d=128 causal 1k when the kernel
+before them (a 256 MB flush between) was another binary (FA2's forward, or flashio's own other-mask kernel) than when
+it was themselves; the non-persistent forms lose ~2 µs. Is that time paid once, in each program's first tile (the
+instruction caches filled once), or spread over the rounds?
+
+This launches a Gluon forward candidate directly with ``CLOCK_TILES`` set (``kernels/gluon_clock.py``: each
+partition's global-timer and cycle-counter readings at its entry, at each tile's start and end, and at its exit),
+in turns of: the clocked kernel after itself ("warm"), after SDPA's FA2 forward, after SDPA's cuDNN forward, and after
+the same candidate compiled without the clock ("plain": the nearest other binary). A 256 MB flush precedes every
+clocked launch, as in the bench; events around it give its time. Per condition, the median over turns of:
+
+- event µs, and the span from the earliest partition entry to the latest exit;
+- entry skew: each program's first entry after the earliest (median / max over programs);
+- per tile t (t = 0, 1, ...): the consumers' mean duration of tile t over the programs that have one, start to
+  end (its Q wait, key loop and epilogue), and its start after the earliest entry;
+- the SM clock: cycles over nanoseconds, over each program's whole run;
+- the programs' exits (the later consumer's) after the earliest entry, earliest and median (the span is the latest),
+  and a consumer's busy time: the sum of its tiles' durations, mean over programs and consumers.
+
+The clock stores add a few instructions per tile; warm and cold carry the same ones, and the plain tuned kernel's
+event time is printed beside them.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/round_times.py \\
+        --points 128:causal:1024 --forms 2 1 --turns 30
+"""
+
+import argparse
+import contextlib
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from flashio import configs, launchers
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from interleaved_forms import _point  # noqa: E402 - this folder's script: --points D:causal:N or D:noncausal:N
+import tile_orders  # noqa: E402 - benchmarks/experiments/tile_orders.py
+
+ORDERS = {"library": contextlib.nullcontext, "rotated": tile_orders.rotated_pairs,
+          "measured": tile_orders.measured_tile_costs, "measured-tail": lambda: tile_orders.measured_tile_costs(True)}
+
+FLUSH_BYTES = 256 << 20  # as flashio.bench.sweep._CudaEventTimer
+CLOCK_TILES = 40  # more than any program's tile count at the points below (d=128 1k: <= 16 per program)
+
+
+def _launcher(config, q, k, v, causal: bool, clock_tiles: int):
+    """A function launching candidate ``config`` on (q, k, v) (bhnd) and returning its output; with ``clock_tiles``
+    it also fills the int64 buffer it is given with ``gluon_clock.mark_tile``'s timestamps."""
+    batch, heads, n, d = q.shape
+    problem = launchers.Problem("bhnd", batch, heads, k.shape[1], n, k.shape[2], d, None, d)
+    out = torch.empty_like(q)
+    lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
+    kernel, grid, trailing, listed = launchers.gluon_forward_launch(config, problem, causal, q.device)
+    constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps, **launchers.gluon_forward_constants(config, d),
+                     **listed)
+    arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
+                 *lse.stride(), n, k.shape[2], heads // k.shape[1], d ** -0.5, *trailing)
+    launchers._ensure_tma_allocator()
+
+    def launch(buffer=None):
+        if clock_tiles:
+            kernel[grid](*arguments, tile_clock=buffer, CLOCK_TILES=clock_tiles, **constants)
+        else:
+            kernel[grid](*arguments, **constants)
+        return out
+    return launch, grid[0]
+
+
+def _summary(buffer: torch.Tensor, consumers: int) -> dict:
+    """The per-run figures of the module note from one clocked launch's buffer (programs, tiles + 1, partitions, 4)."""
+    b = buffer.cpu().double()
+    recorded = b[..., 0] >= 0
+    entries = b[:, 0, :, 0]
+    exits = b[:, 0, :, 1]
+    t0 = entries.min()
+    per_program_entry = entries.min(dim=1).values
+    skew = (per_program_entry - t0) / 1e3
+    result = {"span": float(exits.max() - t0) / 1e3, "skew_med": float(skew.median()), "skew_max": float(skew.max())}
+    tiles = []
+    for t in range(1, b.shape[1]):
+        have = recorded[:, t, :consumers].all(dim=1)
+        if not have.any():
+            break
+        starts = b[have, t, :consumers, 0]
+        ends = b[have, t, :consumers, 1]
+        tiles.append((float((ends - starts).mean()) / 1e3, float((starts.mean(dim=1) - t0).median()) / 1e3,
+                      int(have.sum())))
+    result["tiles"] = tiles
+    program_exits = (b[:, 0, :consumers, 1].max(dim=1).values - t0) / 1e3
+    result["exit_min"], result["exit_med"] = float(program_exits.min()), float(program_exits.median())
+    durations = (b[:, 1:, :consumers, 1] - b[:, 1:, :consumers, 0]).clamp(min=0) * recorded[:, 1:, :consumers]
+    result["busy"] = float(durations.sum(dim=1).mean()) / 1e3  # a consumer's time inside its tiles
+    cycles = b[:, 0, 0, 3] - b[:, 0, 0, 2]
+    nanoseconds = b[:, 0, 0, 1] - b[:, 0, 0, 0]
+    result["ghz"] = float((cycles / nanoseconds).median())
+    return result
+
+
+def _median_runs(runs: list) -> dict:
+    """Median over runs of every figure (tile t over the runs that reached it)."""
+    out = {key: statistics.median(r[key] for r in runs)
+           for key in ("span", "skew_med", "skew_max", "ghz", "event", "exit_min", "exit_med", "busy")}
+    tiles = []
+    for t in range(max(len(r["tiles"]) for r in runs)):
+        values = [r["tiles"][t] for r in runs if len(r["tiles"]) > t]
+        tiles.append(tuple(statistics.median(v[i] for v in values) for i in range(3)))
+    out["tiles"] = tiles
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--points", nargs="+", type=_point, required=True)
+    parser.add_argument("--forms", nargs="+", type=int, required=True,
+                        help="indices into configs.FORWARD_GLUON_CANDIDATES[d] (persistent forms)")
+    parser.add_argument("--turns", type=int, default=30)
+    parser.add_argument("--tiles-shown", type=int, default=6)
+    parser.add_argument("--order", choices=list(ORDERS), default="library",
+                        help="the causal tile list: the library's, or one of tile_orders' (rotated pairs, the tail or "
+                             "all of it assigned with measured tile times)")
+    parser.add_argument("--dump", help="a folder: save each condition's first five buffers and the tile list there "
+                                       "(torch.save, one file per point and form)")
+    args = parser.parse_args()
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    for d, causal, n in args.points:
+        batch, heads = 16384 // n, 2048 // d
+        torch.manual_seed(0)
+        q, k, v = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        neighbours = {}
+        for name, backend in (("FA2", SDPBackend.FLASH_ATTENTION), ("cuDNN", SDPBackend.CUDNN_ATTENTION)):
+            def sdpa(backend=backend):
+                with sdpa_kernel(backend):
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            neighbours[name] = sdpa
+        for form in args.forms:
+            config = configs.FORWARD_GLUON_CANDIDATES[d][form]
+            if not config.persistent:
+                raise SystemExit(f"form {form} at d={d} is not a persistent kernel: {config}")
+            with ORDERS[args.order]():  # the launchers' list is made (and kept) inside
+                clocked, programs = _launcher(config, q, k, v, causal, CLOCK_TILES)
+                plain, _ = _launcher(config, q, k, v, causal, 0)
+                schedule = launchers.gluon_forward_launch(config, launchers.Problem(
+                    "bhnd", batch, heads, heads, n, n, d, None, d), causal, q.device)[2][2]
+            neighbours["plain"] = plain
+            consumers = 3 if config.block_m == 192 else 2
+            shape = (programs, CLOCK_TILES + 1, consumers + 1, 4)
+            reference = plain().clone()
+            check = torch.full(shape, -1, dtype=torch.int64, device="cuda")
+            clocked(check)
+            torch.cuda.synchronize()
+            error = float((clocked(check) - reference).abs().max())
+            conditions = ("warm", "FA2", "cuDNN", "plain")
+            buffers = {c: [torch.full(shape, -1, dtype=torch.int64, device="cuda") for _ in range(args.turns)]
+                       for c in conditions}
+            events = {c: [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                          for _ in range(args.turns)] for c in conditions}
+            plain_events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                            for _ in range(args.turns)]
+            for turn in range(args.turns):
+                for condition in conditions:
+                    if condition == "warm":
+                        flush.zero_()
+                        clocked(check)  # the run before the warm one: the clocked binary itself
+                    else:
+                        neighbours[condition]()
+                    flush.zero_()
+                    start, end = events[condition][turn]
+                    start.record()
+                    clocked(buffers[condition][turn])
+                    end.record()
+                flush.zero_()
+                plain()
+                flush.zero_()
+                start, end = plain_events[turn]
+                start.record()
+                plain()
+                end.record()
+            torch.cuda.synchronize()
+            if args.dump:
+                torch.save({"config": str(config), "programs": programs, "consumers": consumers,
+                            "schedule": None if schedule is None else schedule.cpu(),
+                            "buffers": {c: [b.cpu() for b in buffers[c][:5]] for c in conditions}},
+                           os.path.join(args.dump, f"round_times_d{d}_{'causal' if causal else 'noncausal'}_{n}"
+                                                   f"_form{form}_{args.order}.pt"))
+            plain_us = statistics.median(s.elapsed_time(e) * 1e3 for s, e in plain_events)
+            print(f"\n## d={d} {'causal' if causal else 'non-causal'} N={n}, form {form} ({args.order} list): {config}")
+            print(f"{programs} programs; clocked output vs plain max |diff| {error:.3g}; plain kernel after itself "
+                  f"{plain_us:.1f} µs (event, median of {args.turns})")
+            header = [f"tile {t}: µs (start)" for t in range(args.tiles_shown)]
+            print("| before it | event µs | span µs | programs' exits min / median µs | busy µs | entry skew med / max µs "
+                  "| SM GHz | " + " | ".join(header) + " | last tiles |")
+            print("|---|---|---|---|---|---|---|" + "---|" * (len(header) + 1))
+            medians = {}
+            for condition in conditions:
+                runs = []
+                for turn in range(args.turns):
+                    summary = _summary(buffers[condition][turn], consumers)
+                    start, end = events[condition][turn]
+                    summary["event"] = start.elapsed_time(end) * 1e3
+                    runs.append(summary)
+                m = medians[condition] = _median_runs(runs)
+                cells = [f"{m['tiles'][t][0]:.1f} ({m['tiles'][t][1]:.1f})" for t in range(min(args.tiles_shown,
+                                                                                               len(m['tiles'])))]
+                last = " ".join(f"{t[0]:.1f}" for t in m["tiles"][args.tiles_shown:])
+                print(f"| {condition} | {m['event']:.1f} | {m['span']:.1f} | {m['exit_min']:.1f} / {m['exit_med']:.1f} | "
+                      f"{m['busy']:.1f} | {m['skew_med']:.2f} / {m['skew_max']:.2f}"
+                      f" | {m['ghz']:.3f} | " + " | ".join(cells) + f" | {last} |")
+            print("\ncold minus warm, per tile (µs of the consumers' mean duration):")
+            for condition in conditions[1:]:
+                diffs = [c[0] - w[0] for c, w in zip(medians[condition]["tiles"], medians["warm"]["tiles"])]
+                print(f"- after {condition}: event {medians[condition]['event'] - medians['warm']['event']:+.1f}, "
+                      f"span {medians[condition]['span'] - medians['warm']['span']:+.1f}; tiles "
+                      + " ".join(f"{x:+.1f}" for x in diffs))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""``kernels/gluon_clock.mark_tile``: the persistent Gluon forward's per-tile timestamps, a probe's option
+(``CLOCK_TILES``; benchmarks/experiments/forward_short/round_times.py). Gluon has no CPU interpreter, so this checks
+what the compiler makes of it for sm_90a, in a subprocess (this suite runs under TRITON_INTERPRET=1): with the option,
+every partition reads the global timer and the cycle counter at its entry, at each tile's start and end and at its exit
+(four sites each); without it, the tuned kernel reads neither."""
+
+import json
+
+import pytest
+
+from .hopper_compiler import requires_nvidia_tools, run_without_interpreter
+
+pytestmark = requires_nvidia_tools
+
+_SCRIPT = '''
+import json
+from flashio import configs, launchers
+from flashio.bench import resources
+
+config = configs.FORWARD_GLUON_CANDIDATES[128][2]  # the tuned persistent form at d=128 causal N <= 2k
+kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel
+counts = {}
+for clock_tiles in (0, 8):
+    constants = dict(launchers.gluon_forward_constants(config, 128), IS_CAUSAL=True, LISTED=True,
+                     **({"CLOCK_TILES": clock_tiles} if clock_tiles else {}))
+    sass = resources.cuobjdump(resources.compile_for_hopper(kernel, constants, config), "-sass")
+    counts[clock_tiles] = {"timer": sass.count("SR_GLOBALTIMER"), "cycles": sass.count("SR_CLOCK")}
+print(json.dumps(counts))
+'''
+
+
+@pytest.fixture(scope="module")
+def timer_reads():
+    done = run_without_interpreter(["-c", _SCRIPT])
+    return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+
+
+def test_the_clocked_forward_reads_both_timers_at_four_sites_per_partition(timer_reads):
+    partitions = 3  # two consumer warpgroups and the loader
+    assert timer_reads[8] == {"timer": 4 * partitions, "cycles": 4 * partitions}
+
+
+def test_the_tuned_forward_reads_no_timer(timer_reads):
+    assert timer_reads[0] == {"timer": 0, "cycles": 0}
