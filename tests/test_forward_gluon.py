@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import flashio
-from flashio import configs, launchers
+from flashio import configs, launchers, schedules
 from flashio.kernels import forward_gluon
 from helpers import check_against_reference, random_qkv, record_grids
 
@@ -191,3 +191,35 @@ def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeyp
     config = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True)
     assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
         ((132,), (32, 3 * 32 * 2, None), {})
+
+
+def test_a_dynamic_persistent_forward_reads_one_claim_list_and_two_counters(monkeypatch):
+    # v0.36: causal, the tiles of one list (its entry count, then schedules.claim_order) claimed one at a time;
+    # the counters (claimed, programs done) start at zero and are kept per device and stream.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    assert config.dynamic_schedule and config.balanced_schedule
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    _, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, True, torch.device("cpu"))
+    order = schedules.claim_order(8, 256, 132, schedules.causal_forward_block_work(1024, 1024, 128, 128))
+    assert grid == (132,) and trailing[2].tolist() == [len(order), *order]
+    assert constants["LISTED"] is True and constants["DYNAMIC"] is True
+    assert constants["claims"].tolist() == [0, 0] and constants["claims"].dtype == torch.int32
+    again = launchers.gluon_forward_launch(config, problem, True, torch.device("cpu"))[3]
+    assert again["claims"] is constants["claims"]  # one pair of counters, left at zero by every launch
+
+
+def test_a_dynamic_persistent_forward_runs_non_causal_calls_unchanged(monkeypatch):
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    dynamic = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    static = replace(dynamic, dynamic_schedule=False)
+    assert launchers.gluon_forward_launch(dynamic, problem, False, torch.device("cpu")) == \
+        launchers.gluon_forward_launch(static, problem, False, torch.device("cpu"))
+
+
+@pytest.mark.parametrize("options", [dict(balanced_schedule=False), dict(persistent=False, balanced_schedule=False)])
+def test_a_dynamic_tile_list_is_an_option_of_the_listed_persistent_forward(options):
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], **options)
+    with pytest.raises(ValueError, match="dynamic_schedule is an option of the persistent Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)

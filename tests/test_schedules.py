@@ -220,3 +220,20 @@ def test_a_whole_tile_schedule_deals_the_tiles_round_robin_without_pieces():
     assert schedule.pieces is None and schedule.programs == 4
     assert schedule.table() == [0, 4, 8, 12, 15] + [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11]
     assert schedules.whole_tile_schedule(2, 1, 132).programs == 2  # at most one program per tile
+
+
+def test_the_claim_order_lists_every_tile_once_pairs_first_then_the_tail_costliest_first():
+    # d=128 causal 1k on the shapes: 8 query blocks, 256 heads x sequences (1024 pairs), 132 programs.
+    work = schedules.causal_forward_block_work(1024, 1024, 128, 128)
+    order = schedules.claim_order(8, 256, 132, work)
+    assert sorted(order) == list(range(8 * 256))
+    pairs = schedules.pair_order(8, 256)
+    bulk = 1024 - schedules.TAIL_ROUNDS * 132
+    assert order[:2 * bulk] == [tile for pair in pairs[:bulk] for tile in pair]
+    tail_work = [work[tile % 8] for tile in order[2 * bulk:]]
+    assert tail_work == sorted(tail_work, reverse=True)
+
+
+def test_the_claim_order_rejects_work_of_the_wrong_length():
+    with pytest.raises(ValueError, match="block_work: expected one entry per query block \\(4\\), got 3"):
+        schedules.claim_order(4, 2, 3, (1.0, 2.0, 3.0))

@@ -98,7 +98,10 @@ class TileConfig:
     store the column block 16 columns over through a view of the tile that flips that column bit on odd rows;
     ``kernels/gluon_stores.store_float32_spread``); ``early_lse`` (persistent warp-specialised fused backward with
     LSE/D rows in shared memory): each block's LSE row read from shared memory right after its S^T and dP^T products
-    are issued, not after the wait for S^T, so that the read's latency runs under the product.
+    are issued, not after the wait for S^T, so that the read's latency runs under the product;
+    ``dynamic_schedule`` (persistent Gluon forward with ``balanced_schedule``; causal): the programs claim their tiles
+    one at a time from one list (``schedules.claim_order``) through a counter in global memory, instead of each
+    taking its own static list.
     """
 
     block_m: int
@@ -133,6 +136,7 @@ class TileConfig:
     do_stages: int = 1
     spread_dq_stores: bool = False
     early_lse: bool = False
+    dynamic_schedule: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -358,10 +362,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # v0.32 (probe run 36, bf16, median of 5 rounds): the form storing from registers with 16-byte stores
     # (``wide_stores``), non-causal 1k / 2k / 16k 505 -> 537, 573 -> 596, 629 -> 627, causal 1k / 2k 370 -> 397,
     # 483 -> 495 TFLOP/s; it replaces it.
+    # v0.36 (probe runs 40-41, bf16, median of 3 rounds): the same claiming its causal tiles one at a time from one
+    # list (``dynamic_schedule``; non-causal calls run it unchanged), causal 1k / 2k / 4k / 8k / 16k 386 -> 388,
+    # 498 -> 519, 564 -> 581, 609 -> 626, 631 -> 647 TFLOP/s (run 41); its programs then end within ~8 µs of each
+    # other at causal 1k, against ~25 (round_times.py); it replaces it.
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                     half_diagonal=True, balanced_schedule=True, wide_stores=True),
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),

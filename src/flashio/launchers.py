@@ -91,6 +91,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                          f"release); got {config}")
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
+    if config.dynamic_schedule and not (config.persistent and config.balanced_schedule):
+        raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward with balanced_schedule; "
+                         f"got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -152,6 +155,9 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
     if not (config.balanced_schedule and causal):
         return None, {}
+    if config.dynamic_schedule and not backward:
+        return _claim_table(config, problem, programs, device), {"LISTED": True, "DYNAMIC": True,
+                                                                  "claims": _claim_counters(device)}
     return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
 
 
@@ -179,6 +185,36 @@ def _balanced_table(config: TileConfig, problem: "Problem", programs: int, devic
                             config.block_m, config.block_n), programs, device,
                            lambda: schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
                                                                       high_first=not backward))
+
+
+def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device) -> torch.Tensor:
+    """The dynamic forward's int32 table (``schedules.claim_order``: its entry count, then the tile ids), made once
+    per device and shape."""
+    head_batches = problem.num_heads * problem.batch
+    work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    key = (device, "claim order", head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
+           config.block_n)
+    table = _SCHEDULES.get(key)
+    if table is None:
+        order = schedules.claim_order(len(work), head_batches, programs, work)
+        table = _SCHEDULES[key] = launch_plans.persistent(
+            torch.tensor([len(order), *order], dtype=torch.int32).to(device))
+    return table
+
+
+_CLAIM_COUNTERS: dict = {}
+
+
+def _claim_counters(device: torch.device) -> torch.Tensor:
+    """A dynamic forward's two int32 counters (entries claimed, programs done) on ``device``, one pair per CUDA
+    stream so that launches on different streams never share them: zero when made, and each launch leaves them zero
+    (its last program resets them), so they are never cleared between launches."""
+    stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
+    counters = _CLAIM_COUNTERS.get((device, stream))
+    if counters is None:
+        counters = _CLAIM_COUNTERS[(device, stream)] = launch_plans.persistent(
+            torch.zeros(2, dtype=torch.int32, device=device))
+    return counters
 
 
 def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kern
 counts = {}
 for clock_tiles in (0, 8):
     constants = dict(launchers.gluon_forward_constants(config, 128), IS_CAUSAL=True, LISTED=True,
+                     **({"DYNAMIC": True} if config.dynamic_schedule else {}),
                      **({"CLOCK_TILES": clock_tiles} if clock_tiles else {}))
     sass = resources.cuobjdump(resources.compile_for_hopper(kernel, constants, config), "-sass")
     counts[clock_tiles] = {"timer": sass.count("SR_GLOBALTIMER"), "cycles": sass.count("SR_CLOCK")}

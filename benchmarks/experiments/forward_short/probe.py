@@ -523,25 +523,46 @@ from tile_orders import alternating_pairs, cross_head_pairs, measured_tile_costs
 
 
 @contextlib.contextmanager
+def _adjusted_launches(adjust):
+    """Inside, every launch through ``launch_plans.launch`` takes the constants ``adjust(kernel, constants)``
+    returns."""
+    launch = launch_plans.launch
+    launch_plans.launch = lambda kernel, grid, *args, **constants: launch(kernel, grid, *args,
+                                                                          **adjust(kernel, constants))
+    try:
+        yield
+    finally:
+        launch_plans.launch = launch
+
+
 def without_causal_mask():
     """Timing only, the output is wrong: the Triton warp-specialised kernels launched with MAY_MASK=False,
     so their key loop applies no mask in any iteration (it applies the causal mask in every one, Triton
     3.6's partitioned loop allowing no branch). The rate difference is what the mask costs."""
     from flashio.kernels import forward_ws
 
-    launch = launch_plans.launch
     ws_kernels = (forward_ws.attention_forward_ws_kernel, forward_ws.attention_forward_ws_persistent_kernel)
+    return _adjusted_launches(lambda kernel, constants: dict(constants, MAY_MASK=False) if kernel in ws_kernels
+                              else constants)
 
-    def unmasked(kernel, grid, *args, **constants):
-        if kernel in ws_kernels:
-            constants = dict(constants, MAY_MASK=False)
-        return launch(kernel, grid, *args, **constants)
 
-    launch_plans.launch = unmasked
-    try:
-        yield
-    finally:
-        launch_plans.launch = launch
+def dynamic_claims(**options):
+    """The persistent Gluon forward's launches with a dynamic tile list get these probe constexprs too
+    (``CLAIM_FIRST``, ``CLAIM_AHEAD``: kernels/forward_gluon.py ``_persistent_loader``; v0.36, prepared)."""
+    from flashio.kernels import forward_gluon
+
+    persistent = forward_gluon.attention_forward_gluon_persistent_kernel
+    return _adjusted_launches(lambda kernel, constants: dict(constants, **options)
+                              if kernel is persistent and constants.get("DYNAMIC") else constants)
+
+
+def dynamic_form(**claims):
+    """A probe form: the tuned persistent forms of d=64 and d=128 with the dynamic tile list, their launches given the
+    loader's probe constexprs ``claims`` (``dynamic_claims``)."""
+    return ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], dynamic_schedule=True),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], dynamic_schedule=True),)}},
+        lambda: dynamic_claims(**claims))
 
 
 def gluon(stages=3, block_n=128, **options):
@@ -690,6 +711,18 @@ FORMS = {
     "tuned persistent, measured tile costs": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
         measured_tile_costs),
+    # v0.36 (run 40): the tuned persistent forms claiming their tiles one at a time from one list (dynamic_schedule).
+    # (d=128's tuned form has it since; "tuned persistent, static tile list" is the form without it.)
+    "tuned persistent, dynamic tile list": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], dynamic_schedule=True),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], dynamic_schedule=True),)}}),
+    # v0.36 (prepared, run 42): the dynamic list's first entry claimed from the counter too (call 6's form), and each
+    # claim issued a tile ahead.
+    "tuned persistent, dynamic, first entry claimed": dynamic_form(CLAIM_FIRST=True),
+    "tuned persistent, dynamic, claims a tile ahead": dynamic_form(CLAIM_AHEAD=True),
+    "tuned persistent, static tile list": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], dynamic_schedule=False),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], dynamic_schedule=False),)}}),
     "tuned persistent, measured tile costs in the tail": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][1],),
                                      128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},

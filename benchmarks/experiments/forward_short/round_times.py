@@ -28,6 +28,7 @@ event time is printed beside them.
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import statistics
 import sys
@@ -50,7 +51,7 @@ FLUSH_BYTES = 256 << 20  # as flashio.bench.sweep._CudaEventTimer
 CLOCK_TILES = 40  # more than any program's tile count at the points below (d=128 1k: <= 16 per program)
 
 
-def _launcher(config, q, k, v, causal: bool, clock_tiles: int):
+def _launcher(config, q, k, v, causal: bool, clock_tiles: int, claim_options: tuple = ()):
     """A function launching candidate ``config`` on (q, k, v) (bhnd) and returning its output; with ``clock_tiles``
     it also fills the int64 buffer it is given with ``gluon_clock.mark_tile``'s timestamps."""
     batch, heads, n, d = q.shape
@@ -59,7 +60,7 @@ def _launcher(config, q, k, v, causal: bool, clock_tiles: int):
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
     kernel, grid, trailing, listed = launchers.gluon_forward_launch(config, problem, causal, q.device)
     constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps, **launchers.gluon_forward_constants(config, d),
-                     **listed)
+                     **listed, **({name: True for name in claim_options} if listed.get("DYNAMIC") else {}))
     arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
                  *lse.stride(), n, k.shape[2], heads // k.shape[1], d ** -0.5, *trailing)
     launchers._ensure_tma_allocator()
@@ -122,6 +123,10 @@ def main() -> None:
                         help="indices into configs.FORWARD_GLUON_CANDIDATES[d] (persistent forms)")
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--tiles-shown", type=int, default=6)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="the forms with dynamic_schedule (their programs claim tiles one at a time; causal)")
+    parser.add_argument("--claim", nargs="*", default=[], choices=("CLAIM_FIRST", "CLAIM_AHEAD"),
+                        help="with --dynamic: these probe constexprs of the dynamic loader (v0.36, prepared)")
     parser.add_argument("--order", choices=list(ORDERS), default="library",
                         help="the causal tile list: the library's, or one of tile_orders' (rotated pairs, the tail or "
                              "all of it assigned with measured tile times)")
@@ -141,11 +146,13 @@ def main() -> None:
             neighbours[name] = sdpa
         for form in args.forms:
             config = configs.FORWARD_GLUON_CANDIDATES[d][form]
+            if args.dynamic:
+                config = dataclasses.replace(config, dynamic_schedule=True)
             if not config.persistent:
                 raise SystemExit(f"form {form} at d={d} is not a persistent kernel: {config}")
             with ORDERS[args.order]():  # the launchers' list is made (and kept) inside
-                clocked, programs = _launcher(config, q, k, v, causal, CLOCK_TILES)
-                plain, _ = _launcher(config, q, k, v, causal, 0)
+                clocked, programs = _launcher(config, q, k, v, causal, CLOCK_TILES, tuple(args.claim))
+                plain, _ = _launcher(config, q, k, v, causal, 0, tuple(args.claim))
                 schedule = launchers.gluon_forward_launch(config, launchers.Problem(
                     "bhnd", batch, heads, heads, n, n, d, None, d), causal, q.device)[2][2]
             neighbours["plain"] = plain
@@ -188,7 +195,7 @@ def main() -> None:
                             "schedule": None if schedule is None else schedule.cpu(),
                             "buffers": {c: [b.cpu() for b in buffers[c][:5]] for c in conditions}},
                            os.path.join(args.dump, f"round_times_d{d}_{'causal' if causal else 'noncausal'}_{n}"
-                                                   f"_form{form}_{args.order}.pt"))
+                                                   f"_form{form}_{args.order}{'_dynamic' if args.dynamic else ''}.pt"))
             plain_us = statistics.median(s.elapsed_time(e) * 1e3 for s, e in plain_events)
             print(f"\n## d={d} {'causal' if causal else 'non-causal'} N={n}, form {form} ({args.order} list): {config}")
             print(f"{programs} programs; clocked output vs plain max |diff| {error:.3g}; plain kernel after itself "

@@ -53,7 +53,7 @@ _POINTERS = {
     "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
-    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64",
+    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64", "claims": "*i32",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -93,6 +93,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
         constants["KEY_GRADIENT_PARTS"] = None  # as in a launch without a split tail
     if "tile_clock" in parameters and not constants.get("CLOCK_TILES"):
         constants["tile_clock"] = None  # a probe's timestamp buffer: None unless CLOCK_TILES asks for it
+    if "claims" in parameters and not constants.get("DYNAMIC"):
+        constants["claims"] = None  # a dynamic tile list's counters: None without one, as in a launch
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:
@@ -219,7 +221,8 @@ def surveyed():
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
         rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
-                          **({"LISTED": True} if config.balanced_schedule else {})), config))
+                          **({"LISTED": True} if config.balanced_schedule else {}),
+                          **({"DYNAMIC": True} if config.dynamic_schedule else {})), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \

@@ -118,7 +118,7 @@ def describe_choice(choice, kernel: str = "") -> str:
     ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles, ' rows' with its key rows
     on two MMA partitions; ' wide-out' for either pass's tile stored 16 bytes at a time; ' do2' with two dO
     slots; ' spread-dq' with its dQ tiles stored without bank conflicts; ' early-lse' with its LSE rows read before
-    the S^T wait), else the value."""
+    the S^T wait; ' dynamic' for a persistent forward claiming its causal tiles one at a time), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -135,7 +135,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" ds2" if choice.ds_buffers == 2 else "") + (" rows" if choice.split_rows else "") + \
         (" late-kv-wait" if choice.late_key_gradient_wait else "") + (" split-tail" if choice.split_tail else "") + \
         (" wide-out" if choice.wide_stores else "") + (f" do{choice.do_stages}" if choice.do_stages > 1 else "") + \
-        (" spread-dq" if choice.spread_dq_stores else "") + (" early-lse" if choice.early_lse else "")
+        (" spread-dq" if choice.spread_dq_stores else "") + (" early-lse" if choice.early_lse else "") + \
+        (" dynamic" if choice.dynamic_schedule else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

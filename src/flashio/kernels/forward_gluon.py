@@ -672,21 +672,155 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
+def _claim_entry(claims):
+    """The next entry of a dynamic tile list for this program (DYNAMIC): lane 0 of the loader's warp adds 1 to
+    ``claims[0]`` (relaxed: only the count's atomicity matters) and hands the old count to its lanes."""
+    return gl.inline_asm_elementwise(
+        """{
+        .reg .pred p;
+        .reg .u32 lane, old;
+        mov.u32 lane, %laneid;
+        setp.eq.u32 p, lane, 0;
+        mov.u32 old, 0;
+        @p atom.relaxed.gpu.global.add.u32 old, [$1], 1;
+        shfl.sync.idx.b32 $0, old, 0, 0x1f, 0xffffffff;
+        }""", "=r,l", [claims], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _issue_claim(claims):
+    """``_claim_entry``'s atomic alone (CLAIM_AHEAD): lane 0 receives the old count, the other lanes 0; nothing reads
+    it until ``_claimed_count``, so the loader goes on while the atomic travels."""
+    return gl.inline_asm_elementwise(
+        """{
+        .reg .pred p;
+        .reg .u32 lane;
+        mov.u32 lane, %laneid;
+        setp.eq.u32 p, lane, 0;
+        mov.u32 $0, 0;
+        @p atom.relaxed.gpu.global.add.u32 $0, [$1], 1;
+        }""", "=r,l", [claims], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _claimed_count(issued):
+    """The count an ``_issue_claim`` returned to lane 0, for every lane."""
+    return gl.inline_asm_elementwise("shfl.sync.idx.b32 $0, $1, 0, 0x1f, 0xffffffff;", "=r,r", [issued],
+                                     dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _release_claims(claims, last):
+    """A program's loader is done claiming (DYNAMIC): lane 0 counts it in ``claims[1]`` (acquire-release, so the
+    last one sees every other program's last claim before it), and the last of the ``last`` + 1 programs sets both
+    counters back to 0 for the next launch, which then needs no clearing."""
+    return gl.inline_asm_elementwise(
+        """{
+        .reg .pred p, q;
+        .reg .u32 lane, old;
+        mov.u32 lane, %laneid;
+        setp.eq.u32 p, lane, 0;
+        mov.u32 old, 0xffffffff;
+        @p atom.acq_rel.gpu.global.add.u32 old, [$1+4], 1;
+        setp.eq.u32 q, old, $2;
+        @q st.relaxed.gpu.global.u32 [$1], 0;
+        @q st.relaxed.gpu.global.u32 [$1+4], 0;
+        mov.u32 $0, old;
+        }""", "=r,l,r", [claims, last], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _claimed_block(schedule, index, num_blocks, num_heads):
+    """(block, head, batch) of entry ``index`` of a dynamic tile list (``flashio.schedules.claim_order``: the
+    entry count, then ids ``head_batch * num_blocks + block``)."""
+    tile = gl.load(schedule + 1 + index)
+    head_batch = tile // num_blocks
+    return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
+
+
+@gluon.jit
+def _publish_entry(ids, slot, index):
+    """The loader's claimed entry (or -1: no more) into the shared slot the consumers read once the tile's Q
+    barrier completes (its arrival, after this store, releases it to them)."""
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
+    ids.index(slot).store(gl.full([1], index, gl.int32, layout=layout))
+
+
+@gluon.jit
+def _read_entry(ids, slot, q_ready, q_index, phase):
+    """A consumer's next entry (DYNAMIC): its Q barrier's phase waited for, then the id the loader published
+    before arriving on it (-1: the program has no more tiles)."""
+    mbarrier.wait(q_ready.index(q_index), phase)
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    return gl.max(ids.index(slot).load(layout), axis=0)
+
+
+@gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                        ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                        NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
-                       schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0):
+                       schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
+                       claims=None, ids=None, DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False,
+                       CLAIM_AHEAD: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
-    this program's entries in ``schedule``). CLOCK_TILES > 0 (probes): its tiles' issue times in
-    ``tile_clock`` as partition CONSUMERS (``gluon_clock.mark_tile``)."""
+    this program's entries in ``schedule``; DYNAMIC: the entries of ``schedule`` it claims one by one from the
+    counter ``claims``, each published to the consumers in ``ids``, then -1). CLOCK_TILES > 0 (probes): its
+    tiles' issue times in ``tile_clock`` as partition CONSUMERS (``gluon_clock.mark_tile``). Probe options of
+    DYNAMIC (v0.36, prepared): CLAIM_FIRST, the first entry claimed too (v0.36 call 6's form) instead of entry
+    program_id; CLAIM_AHEAD, each claim issued a tile before its entry is needed, so that its round trip to the L2
+    overlaps the tile's loads instead of preceding them."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
+    if DYNAMIC:
+        entries = gl.load(schedule)
+        # The first round is static, program p taking entry p, its claims coming later a tile apart. (Done on the
+        # guess that 132 programs claiming at once queue on the counter: unconfirmed, v0.36 calls 6-7.)
+        if CLAIM_FIRST:
+            index = _claim_entry(claims)
+        else:
+            index = gl.program_id(0)
+        if CLAIM_AHEAD:
+            pending = _issue_claim(claims)
+        while index < entries:
+            block, head, batch = _claimed_block(schedule, index, num_blocks, num_heads)
+            start_m = block * CONSUMERS * ROWS
+            _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
+            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
+                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
+                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+            tile_iter += 1
+            if CLAIM_AHEAD:
+                index = _claimed_count(pending)
+                if not CLAIM_FIRST:
+                    index += gl.num_programs(0)
+                pending = _issue_claim(claims)
+            elif CLAIM_FIRST:
+                index = _claim_entry(claims)
+            else:
+                index = gl.num_programs(0) + _claim_entry(claims)
+        # The consumers' stop: -1 behind each Q half's barrier, arrived on (no bytes) once they handed the last
+        # tile's Q back, as a tile's Q would be.
+        _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), -1)
+        for consumer in gl.static_range(CONSUMERS):
+            stop_index = tile_iter % Q_BUFFERS * CONSUMERS + consumer
+            mbarrier.wait(q_empty.index(stop_index), ((tile_iter // Q_BUFFERS) & 1) ^ 1)
+            mbarrier.arrive(q_ready.index(stop_index))
+        _release_claims(claims, gl.num_programs(0) - 1)
+        if CLOCK_TILES > 0:
+            mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+        return
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
@@ -733,9 +867,10 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
                          Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False,
-                         tile_clock=None, CLOCK_TILES: gl.constexpr = 0):
+                         tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
-    of this program's entries in ``schedule``). CLOCK_TILES > 0 (probes): each tile's start (before its Q
+    of this program's entries in ``schedule``; DYNAMIC: the entries its loader claimed, read from ``ids`` as
+    each tile's Q barrier completes, until -1). CLOCK_TILES > 0 (probes): each tile's start (before its Q
     wait) and end (its output issued) in ``tile_clock`` as partition HALF (``gluon_clock.mark_tile``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -743,7 +878,27 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     turn_it = num_blocks * 0
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
-    if LISTED:
+    if DYNAMIC:
+        index = _read_entry(ids, 0, q_ready, HALF, 0)
+        while index >= 0:
+            block, head, batch = _claimed_block(schedule, index, num_blocks, num_heads)
+            start_m = block * CONSUMERS * ROWS
+            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
+            it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                         batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                         it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
+                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
+                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+            tile_iter += 1
+            index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
+                                (tile_iter // Q_BUFFERS) & 1)
+    elif LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
@@ -895,7 +1050,8 @@ def attention_forward_gluon_persistent_kernel(
     OUTPUT_FROM_REGISTERS: gl.constexpr = False, OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
     Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-    WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
+    WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None,
+    DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -917,12 +1073,26 @@ def attention_forward_gluon_persistent_kernel(
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
     is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time
     (``gluon_stores.store_rows_wide``); ``CLOCK_TILES`` > 0 (probes only): per-tile timestamps of every
-    partition in ``tile_clock`` (``gluon_clock.mark_tile``; off, nothing of it is compiled)."""
+    partition in ``tile_clock`` (``gluon_clock.mark_tile``; off, nothing of it is compiled); ``DYNAMIC``
+    (LISTED): ``schedule`` is one list for all programs (``flashio.schedules.claim_order``); program p takes entry
+    p, then its loader claims entry num_programs + c for c from the int32 counters ``claims`` (zero at launch, set
+    back to zero by the last program to finish), one tile at a time, so that a program that ran fast takes more
+    tiles (v0.36); ``CLAIM_FIRST`` / ``CLAIM_AHEAD``: probe options of it (``_persistent_loader``)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
         Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
+    if DYNAMIC:
+        gl.static_assert(LISTED, "a dynamic tile list is a form of the listed persistent forward")
+        # The claimed entries, in 2 * Q_BUFFERS slots used in turn. The loader publishes tile t's entry once it has
+        # issued tile t - 1's loads, for which it waited for the consumers to hand back tile t - 1 - Q_BUFFERS's Q
+        # (they read that tile's entry before): the entries of up to Q_BUFFERS tiles may still be unread, so a slot
+        # must come round no sooner than Q_BUFFERS + 1 tiles later. (v0.36 call 7: two slots with two Q sets, d=64,
+        # let the loader overwrite an unread entry; the check's d=64 causal 1k case hung.)
+        ids = gl.allocate_shared_memory(gl.int32, [2 * Q_BUFFERS, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
+    else:
+        ids = q_ready  # unused (as ``turn`` without PINGPONG): a partition argument cannot be None
     # Q back at the end of the key loop, before the epilogue: a K/V block goes first. With two sets of Q
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
@@ -937,26 +1107,27 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES)),
+                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
+                                  CLAIM_FIRST, CLAIM_AHEAD)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -966,17 +1137,18 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES)),
+                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
+                                  CLAIM_FIRST, CLAIM_AHEAD)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
