@@ -2,7 +2,8 @@
 (``CLOCK_TILES``; benchmarks/experiments/forward_short/round_times.py). Gluon has no CPU interpreter, so this checks
 what the compiler makes of it for sm_90a, in a subprocess (this suite runs under TRITON_INTERPRET=1): with the option,
 every partition reads the global timer and the cycle counter at its entry, at each tile's start and end and at its exit
-(four sites each); without it, the tuned kernel reads neither."""
+(four sites each); without it, the tuned kernel reads neither. The persistent fused backward takes the same option in
+its MMA warps (v0.36)."""
 
 import json
 
@@ -26,6 +27,14 @@ for clock_tiles in (0, 8):
                      **({"CLOCK_TILES": clock_tiles} if clock_tiles else {}))
     sass = resources.cuobjdump(resources.compile_for_hopper(kernel, constants, config), "-sass")
     counts[clock_tiles] = {"timer": sass.count("SR_GLOBALTIMER"), "cycles": sass.count("SR_CLOCK")}
+config = configs.BACKWARD_FUSED_CANDIDATES[128][-1]  # the tuned persistent fused backward, d=128
+kernel, constants = launchers.fused_backward_kernel(config, 128)
+for clock_tiles in (0, 8):
+    compiled = resources.compile_for_hopper(kernel, dict(constants, IS_CAUSAL=True, LISTED=True,
+                                                         **({"CLOCK_TILES": clock_tiles} if clock_tiles else {})),
+                                            config)
+    sass = resources.cuobjdump(compiled, "-sass")
+    counts[f"backward {clock_tiles}"] = {"timer": sass.count("SR_GLOBALTIMER"), "cycles": sass.count("SR_CLOCK")}
 print(json.dumps(counts))
 '''
 
@@ -33,13 +42,20 @@ print(json.dumps(counts))
 @pytest.fixture(scope="module")
 def timer_reads():
     done = run_without_interpreter(["-c", _SCRIPT])
-    return {int(k): v for k, v in json.loads(done.stdout.strip().splitlines()[-1]).items()}
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_the_clocked_forward_reads_both_timers_at_four_sites_per_partition(timer_reads):
     partitions = 3  # two consumer warpgroups and the loader
-    assert timer_reads[8] == {"timer": 4 * partitions, "cycles": 4 * partitions}
+    assert timer_reads["8"] == {"timer": 4 * partitions, "cycles": 4 * partitions}
 
 
 def test_the_tuned_forward_reads_no_timer(timer_reads):
-    assert timer_reads[0] == {"timer": 0, "cycles": 0}
+    assert timer_reads["0"] == {"timer": 0, "cycles": 0}
+
+
+def test_the_clocked_fused_backward_reads_both_timers_at_four_sites_in_its_mma_warps(timer_reads):
+    # v0.36 (prepared for benchmarks/experiments/fused_backward_persistent/program_ends.py): one partition, the MMA
+    # warps: their entry, each key block's start and end, their exit. Without the option, none.
+    assert timer_reads["backward 8"] == {"timer": 4, "cycles": 4}
+    assert timer_reads["backward 0"] == {"timer": 0, "cycles": 0}

@@ -7,3 +7,5 @@ timeout 330 python3 benchmarks/experiments/forward_short/probe.py --head-dims 12
 for claim in "" CLAIM_AHEAD CLAIM_FIRST; do
   timeout 60 python3 benchmarks/experiments/forward_short/round_times.py --points 128:causal:1024 --forms 2 --turns 20 --dynamic --claim $claim 2>&1 | tee $OUT/round_times_128c1k_dynamic_${claim:-as_tuned}.txt
 done
+# PERFORMANCE.md "Next" item 4: the persistent fused backward's programs' ends at d=128 and d=64 causal 1k-2k.
+FLASHIO_LAUNCH_PLANS=0 timeout 200 python3 benchmarks/experiments/fused_backward_persistent/program_ends.py --points 128:causal:1024 128:causal:2048 64:causal:1024 --launches 20 2>&1 | tee $OUT/program_ends_backward.txt

@@ -47,6 +47,7 @@ from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_init, warpgroup_mma_wait)
 
+from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_float32_spread, store_rows_wide
 
 
@@ -893,16 +894,20 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        DS_BUFFERS: gl.constexpr = 1, LATE_KV_WAIT: gl.constexpr = False,
                                        SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
                                        WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
-                                       EARLY_LSE: gl.constexpr = False):
+                                       EARLY_LSE: gl.constexpr = False, tile_clock=None,
+                                       CLOCK_TILES: gl.constexpr = 0):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
-    bytes per store)."""
+    bytes per store). CLOCK_TILES > 0 (probes): their entry, each key block's start (before its K/V wait) and end
+    (its dK and dV stored) and their exit in ``tile_clock`` (``gluon_clock.mark_tile``, one partition)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, 0, 0, 1, CLOCK_TILES)
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
@@ -911,6 +916,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             slot = -1
             if SPLIT_TAIL:
                 lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
             dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
                                             num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
@@ -932,13 +939,19 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                      batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
                                      kv_layout, WIDE_STORES)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, 0, 1, 1, CLOCK_TILES)
             tile_iter += 1
+        if CLOCK_TILES > 0:
+            mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_paired_halves(unit, num_key_blocks)):
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
             dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
                                             num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
                                             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
@@ -953,7 +966,11 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
             _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                  batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
                                  kv_layout, WIDE_STORES)
+            if CLOCK_TILES > 0:
+                mark_tile(tile_clock, tile_iter + 1, 0, 1, 1, CLOCK_TILES)
             tile_iter += 1
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
 
 
 @gluon.jit
@@ -974,6 +991,7 @@ def attention_backward_fused_ws_persistent_kernel(
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
+    tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -989,7 +1007,9 @@ def attention_backward_fused_ws_persistent_kernel(
     (float32, [slots, 2, BLOCK_N, HEAD_DIM], zeroed) for the launcher to convert. ``WIDE_STORES``: dK and dV
     stored 16 bytes per instruction (``gluon_stores.store_rows_wide``) instead of 4. ``SPREAD_DQ`` (dQ in one
     chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``).
-    ``EARLY_LSE`` (STATS_IN_SMEM): each block's LSE row read before the wait for its S^T product."""
+    ``EARLY_LSE`` (STATS_IN_SMEM): each block's LSE row read before the wait for its S^T product. ``CLOCK_TILES``
+    > 0 (probes only): the MMA warps' per-key-block timestamps in ``tile_clock`` (``gluon_clock.mark_tile``; off,
+    nothing of it is compiled)."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -1003,7 +1023,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
-            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE)),
+            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,

@@ -7,7 +7,8 @@ cycles end]. Slot 0 is the program (its partition's entry and exit), slot t + 1 
 ``CLOCK_TILES`` are not recorded. A kernel takes it only behind a constexpr ``CLOCK_TILES`` > 0, so with
 the default 0 none of it is compiled (the tuned kernels' SASS is the same with or without this file).
 Used by benchmarks/experiments/forward_short/round_times.py (v0.36): where the persistent forward's
-cold-start time goes, tile by tile.
+cold-start time goes, tile by tile; the persistent fused backward's MMA warps take it too (one partition;
+benchmarks/experiments/fused_backward_persistent/program_ends.py, prepared in v0.36).
 """
 
 from triton.experimental import gluon
