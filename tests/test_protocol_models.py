@@ -1,4 +1,5 @@
-"""The CPU models of the Gluon fused backwards' barrier protocols (benchmarks/experiments/*/protocol_model.py):
+"""The CPU models of the Gluon fused backwards' barrier protocols (benchmarks/experiments/*/protocol_model.py) and of
+the dynamic forward's entry slots (benchmarks/experiments/forward_short/claim_slots_model.py, v0.36):
 they pass as written and fail when a wait the kernels rely on is left out. Gluon has no interpreter, so these
 models are the CPU-side check of the row-split kernel's synchronisation (and were of the alternating kernel's
 until its removal in v0.21, whose race under the benchmark's shape its model missed: a model checks the
@@ -12,8 +13,8 @@ import pytest
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments"
 
 
-def _model(folder: str):
-    spec = importlib.util.spec_from_file_location(f"{folder}_protocol_model", EXPERIMENTS / folder / "protocol_model.py")
+def _model(folder: str, name: str = "protocol_model"):
+    spec = importlib.util.spec_from_file_location(f"{folder}_{name}", EXPERIMENTS / folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -31,3 +32,18 @@ def test_protocol_model_fails_when_a_wait_is_left_out(folder, drop):
     # Random interleavings: 300 seeds find each of these within the first few (checked at v0.20).
     with pytest.raises((AssertionError, RuntimeError)):
         _model(folder).main(["--seeds", "300", "--drop", drop])
+
+
+@pytest.mark.parametrize("q_buffers", [1, 2])
+@pytest.mark.parametrize("early_release", [False, True])
+def test_the_dynamic_forward_entry_slots_never_give_a_consumer_another_tiles_entry(q_buffers, early_release):
+    # kernels/forward_gluon.py: 2 x Q_BUFFERS slots (v0.36). The model lets the loader run further ahead than the
+    # kernel's, which also waits for its loads and K/V slots: what holds here holds there.
+    model = _model("forward_short", "claim_slots_model")
+    assert model.wrong_reads(q_buffers, 2 * q_buffers, early_release, interleavings=2000) == 0
+
+
+def test_two_entry_slots_with_two_q_sets_give_a_consumer_another_tiles_entry():
+    # What v0.36 call 7 ran at d=64 (two Q sets, two slots): the check hung at causal 1k with the grid's heads.
+    model = _model("forward_short", "claim_slots_model")
+    assert model.wrong_reads(2, 2, True, interleavings=200) > 0

@@ -82,6 +82,13 @@ def run(q_buffers: int, slots: int, early_release: bool, tiles: int, rng: random
             consumer_tile[c], consumer_stage[c] = t + 1, "wait"
 
 
+def wrong_reads(q_buffers: int, slots: int, early_release: bool, interleavings: int, tiles: int = 12,
+                seed: int = 0) -> int:
+    """How many of ``interleavings`` random interleavings had a consumer read another tile's entry."""
+    rng = random.Random(seed)
+    return sum(not run(q_buffers, slots, early_release, tiles, rng) for _ in range(interleavings))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--interleavings", type=int, default=20000)
