@@ -153,9 +153,12 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         if split_tail_extent(config, problem, programs)[1] == 0:
             return None, {}  # whole rounds: the round-robin has no tail to split
         return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
+    if config.dynamic_schedule and (backward or config.path != "gluon"):
+        raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward; got {config} for the "
+                         f"{'backward' if backward else 'forward'}")
     if not (config.balanced_schedule and causal):
         return None, {}
-    if config.dynamic_schedule and not backward:
+    if config.dynamic_schedule:
         return _claim_table(config, problem, programs, device), {"LISTED": True, "DYNAMIC": True,
                                                                   "claims": _claim_counters(device)}
     return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
