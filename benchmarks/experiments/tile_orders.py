@@ -47,21 +47,26 @@ def pairs_across_heads(blocks_per_head: int, head_batches: int, high_first: bool
 _WITHIN_HEAD = schedules.pair_order
 
 
-def cross_head_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
+def _balanced_with_pairs(pairs, config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
     """The balanced list of a causal persistent forward (query blocks) or fused backward (``backward``: key
-    blocks), its pairs from ``pairs_across_heads``."""
+    blocks), its pairs from ``pairs`` (patched in for ``schedules.pair_order`` while it is made)."""
     head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    schedules.pair_order = pairs_across_heads
+    schedules.pair_order = pairs
     try:
         schedule = schedules.balanced_causal_schedule(len(work), head_batches, programs, work,
                                                       high_first=not backward)
     finally:
         schedules.pair_order = _WITHIN_HEAD
     if schedule.programs != programs:  # fewer pairs than the launch's programs (small problems only)
-        raise RuntimeError(f"cross-head pairs: {schedule.programs} programs' lists for a grid of {programs}")
+        raise RuntimeError(f"{pairs.__name__}: {schedule.programs} programs' lists for a grid of {programs}")
     return schedule
+
+
+def cross_head_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
+    """The balanced list with pairs from ``pairs_across_heads``."""
+    return _balanced_with_pairs(pairs_across_heads, config, problem, programs, backward)
 
 
 def alternating_schedule(config, problem, programs: int) -> schedules.TileSchedule:
@@ -139,15 +144,8 @@ def rotated_pair_order(blocks_per_head: int, head_batches: int, high_first: bool
 
 
 def rotated_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
-    """The balanced list of a causal persistent forward or fused backward with ``rotated_pair_order``'s pairs."""
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
-    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
-    work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    schedules.pair_order = rotated_pair_order
-    try:
-        return schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward)
-    finally:
-        schedules.pair_order = _WITHIN_HEAD
+    """The balanced list with pairs from ``rotated_pair_order``."""
+    return _balanced_with_pairs(rotated_pair_order, config, problem, programs, backward)
 
 
 def rotated_pairs(forward: bool = True, backward: bool = False):
@@ -165,15 +163,14 @@ MEASURED_GAP_US = 0.26
 
 def measured_cost_schedule(config, problem, programs: int, backward: bool) -> schedules.TileSchedule:
     """The forward's balanced list with each tile's cost the measured time of its query block (``MEASURED_TILE_US``)
-    instead of key blocks + ``schedules.TILE_OVERHEAD_BLOCKS``: the bulk keeps the library's pairs (the same
-    round-robin), but the tail's longest-processing-time assignment sees that the programs holding the (7, 0) and
-    (6, 1) pairs are ~6% busier and gives them less of it. Only at N = 1k with 8 query blocks of d = 64 or 128;
-    elsewhere the library's list."""
+    instead of key blocks + ``schedules.TILE_OVERHEAD_BLOCKS``. The pairs are then no longer equal, so the list
+    scheduling reassigns the bulk too, each pair to the program that would finish first (``measured_tail_schedule``
+    keeps the bulk). Only at N = 1k with 8 query blocks of d = 64 or 128; elsewhere the library's list."""
     head_batches = problem.num_heads * problem.batch
     work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
     measured = MEASURED_TILE_US.get(problem.head_dim)
     if backward or measured is None or len(work) != len(measured):
-        return schedules.balanced_causal_schedule(len(work), head_batches, programs, work, high_first=not backward)
+        return _balanced_with_pairs(_WITHIN_HEAD, config, problem, programs, backward)
     costs = tuple(us + MEASURED_GAP_US for us in measured)
     return schedules.balanced_causal_schedule(len(work), head_batches, programs, costs, tile_overhead=0.0)
 

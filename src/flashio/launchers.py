@@ -164,17 +164,23 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
 
 
-def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> torch.Tensor:
-    """The kernels' int32 table of the schedule ``make()`` of ``programs`` programs, on ``device``: made once per
-    ``key`` (device and shape) and kept, so that later calls copy nothing to the device."""
+def _cached_table(key: tuple, device: torch.device, make) -> torch.Tensor:
+    """The int32 table ``make()`` (a list of ints) on ``device``: made once per ``key`` (device and shape) and kept,
+    so that later calls copy nothing to the device."""
     table = _SCHEDULES.get(key)
     if table is None:
+        table = _SCHEDULES[key] = launch_plans.persistent(torch.tensor(make(), dtype=torch.int32).to(device))
+    return table
+
+
+def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> torch.Tensor:
+    """The kernels' int32 table of the schedule ``make()`` of ``programs`` programs, on ``device`` (``_cached_table``)."""
+    def table() -> list[int]:
         schedule = make()
         if schedule.programs != programs:
             raise RuntimeError(f"a schedule for {programs} programs came out with {schedule.programs}: {key}")
-        table = _SCHEDULES[key] = launch_plans.persistent(
-            torch.tensor(schedule.table(), dtype=torch.int32).to(device))
-    return table
+        return schedule.table()
+    return _cached_table(key, device, table)
 
 
 def _balanced_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
@@ -197,12 +203,11 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
     work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
     key = (device, "claim order", head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
            config.block_n)
-    table = _SCHEDULES.get(key)
-    if table is None:
+
+    def table() -> list[int]:
         order = schedules.claim_order(len(work), head_batches, programs, work)
-        table = _SCHEDULES[key] = launch_plans.persistent(
-            torch.tensor([len(order), *order], dtype=torch.int32).to(device))
-    return table
+        return [len(order), *order]
+    return _cached_table(key, device, table)
 
 
 _CLAIM_COUNTERS: dict = {}

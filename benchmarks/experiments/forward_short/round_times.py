@@ -52,10 +52,11 @@ CLOCK_TILES = 40  # more than any program's tile count at the points below (d=12
 
 
 def _launcher(config, q, k, v, causal: bool, clock_tiles: int, claim_options: tuple = ()):
-    """A function launching candidate ``config`` on (q, k, v) (bhnd) and returning its output; with ``clock_tiles``
-    it also fills the int64 buffer it is given with ``gluon_clock.mark_tile``'s timestamps."""
+    """(a function launching candidate ``config`` on (q, k, v) (bhnd) and returning its output, its programs, its tile
+    list or None); with ``clock_tiles`` the function also fills the int64 buffer it is given with
+    ``gluon_clock.mark_tile``'s timestamps."""
     batch, heads, n, d = q.shape
-    problem = launchers.Problem("bhnd", batch, heads, k.shape[1], n, k.shape[2], d, None, d)
+    problem = launchers.describe(q, k, "bhnd", None)
     out = torch.empty_like(q)
     lse = torch.empty(q.shape[:3], device=q.device, dtype=torch.float32)
     kernel, grid, trailing, listed = launchers.gluon_forward_launch(config, problem, causal, q.device)
@@ -71,7 +72,7 @@ def _launcher(config, q, k, v, causal: bool, clock_tiles: int, claim_options: tu
         else:
             kernel[grid](*arguments, **constants)
         return out
-    return launch, grid[0]
+    return launch, grid[0], trailing[2]
 
 
 def _summary(buffer: torch.Tensor, consumers: int) -> dict:
@@ -151,10 +152,8 @@ def main() -> None:
             if not config.persistent:
                 raise SystemExit(f"form {form} at d={d} is not a persistent kernel: {config}")
             with ORDERS[args.order]():  # the launchers' list is made (and kept) inside
-                clocked, programs = _launcher(config, q, k, v, causal, CLOCK_TILES, tuple(args.claim))
-                plain, _ = _launcher(config, q, k, v, causal, 0, tuple(args.claim))
-                schedule = launchers.gluon_forward_launch(config, launchers.Problem(
-                    "bhnd", batch, heads, heads, n, n, d, None, d), causal, q.device)[2][2]
+                clocked, programs, schedule = _launcher(config, q, k, v, causal, CLOCK_TILES, tuple(args.claim))
+                plain, _, _ = _launcher(config, q, k, v, causal, 0, tuple(args.claim))
             neighbours["plain"] = plain
             consumers = 3 if config.block_m == 192 else 2
             shape = (programs, CLOCK_TILES + 1, consumers + 1, 4)

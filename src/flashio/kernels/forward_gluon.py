@@ -672,25 +672,10 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
-def _claim_entry(claims):
-    """The next entry of a dynamic tile list for this program (DYNAMIC): lane 0 of the loader's warp adds 1 to
-    ``claims[0]`` (relaxed: only the count's atomicity matters) and hands the old count to its lanes."""
-    return gl.inline_asm_elementwise(
-        """{
-        .reg .pred p;
-        .reg .u32 lane, old;
-        mov.u32 lane, %laneid;
-        setp.eq.u32 p, lane, 0;
-        mov.u32 old, 0;
-        @p atom.relaxed.gpu.global.add.u32 old, [$1], 1;
-        shfl.sync.idx.b32 $0, old, 0, 0x1f, 0xffffffff;
-        }""", "=r,l", [claims], dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
 def _issue_claim(claims):
-    """``_claim_entry``'s atomic alone (CLAIM_AHEAD): lane 0 receives the old count, the other lanes 0; nothing reads
-    it until ``_claimed_count``, so the loader goes on while the atomic travels."""
+    """A claim's atomic: lane 0 of the loader's warp adds 1 to ``claims[0]`` (relaxed: only the count's atomicity
+    matters) and receives the old count, the other lanes 0. Nothing reads it until ``_claimed_count``, so with
+    CLAIM_AHEAD the loader goes on while the atomic travels."""
     return gl.inline_asm_elementwise(
         """{
         .reg .pred p;
@@ -707,6 +692,12 @@ def _claimed_count(issued):
     """The count an ``_issue_claim`` returned to lane 0, for every lane."""
     return gl.inline_asm_elementwise("shfl.sync.idx.b32 $0, $1, 0, 0x1f, 0xffffffff;", "=r,r", [issued],
                                      dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _claim_entry(claims):
+    """The next claimed count of a dynamic tile list (DYNAMIC), in every lane of the loader's warp."""
+    return _claimed_count(_issue_claim(claims))
 
 
 @gluon.jit
