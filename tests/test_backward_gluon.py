@@ -282,8 +282,8 @@ def test_a_split_tail_gives_a_non_causal_call_with_a_partial_last_round_the_piec
 
 def test_a_split_tail_leaves_causal_calls_and_whole_rounds_as_they_were(monkeypatch):
     problem = launchers.describe(torch.empty(3, 8, 1000, 128), torch.empty(3, 2, 1500, 128), "bhnd", None)
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=True)
-    # causal: the balanced list of the tuned form, no pieces
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=True, dynamic_schedule=False)
+    # causal: the balanced list of the tuned form (static since v0.37), no pieces
     assert launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)[2] == {"LISTED": True}
     # 12 key blocks x 6 on the interpreter's 3 programs: whole rounds, the round-robin pairs (no table)
     assert launchers.fused_backward_launch(config, problem, torch.device("cpu"))[1:] == ((2, 36, None), {})
@@ -306,6 +306,56 @@ def test_the_split_tail_reaches_all_three_partitions_of_the_persistent_kernel():
     for partition in (backward_gluon._persistent_fused_ws_loader, backward_gluon._persistent_fused_ws_dq_reducer,
                       backward_gluon._persistent_fused_ws_mma_partition, kernel):
         assert "SPLIT_TAIL" in inspect.signature(partition.fn).parameters
+
+
+# --- the dynamic tile list (v0.37): causal key blocks claimed one at a time from one list ---------------------
+
+def test_a_dynamic_persistent_fused_backward_reads_one_claim_list_of_key_blocks_and_two_counters(monkeypatch):
+    # Causal: the key blocks of every KV head in one list (its entry count, then schedules.claim_order over the
+    # backward's pairs, heavy key block first), claimed through the same counters as the forward's.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(12, 8, 1000, 128), torch.empty(12, 2, 1500, 128), "bhnd", None)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], dynamic_schedule=True)
+    grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
+    order = schedules.claim_order(12, 2 * 12, 132, schedules.causal_backward_block_work(1000, 1500, 64, 128),
+                                  high_first=False)
+    assert grid == (132,) and trailing[2].tolist() == [len(order), *order]
+    assert sorted(order) == list(range(12 * 2 * 12))  # every key block of every KV head once
+    assert constants["LISTED"] is True and constants["DYNAMIC"] is True
+    assert constants["claims"].tolist() == [0, 0] and constants["claims"].dtype == torch.int32
+
+
+def test_a_dynamic_persistent_fused_backward_runs_non_causal_calls_unchanged(monkeypatch):
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(12, 8, 1000, 128), torch.empty(12, 2, 1500, 128), "bhnd", None)
+    dynamic = configs.BACKWARD_FUSED_CANDIDATES[128][1]  # d=128's tuned form since v0.37
+    static = replace(dynamic, dynamic_schedule=False)
+    assert dynamic.dynamic_schedule
+    made = [launchers.fused_backward_launch(config, problem, torch.device("cpu")) for config in (static, dynamic)]
+    assert made[0][0] == made[1][0] and made[0][2] == made[1][2] == {"LISTED": True, "SPLIT_TAIL": True}
+    assert made[0][1][2] is made[1][1][2]  # the split tail's table, the same cached tensor
+
+
+@pytest.mark.parametrize("change", [dict(balanced_schedule=False), dict(split_rows=True, num_warps=4),
+                                    dict(warp_specialised=False)],
+                         ids=["not balanced", "key rows split", "not specialised"])
+def test_a_dynamic_tile_list_is_refused_outside_the_balanced_persistent_specialised_backward(change):
+    # The tuned form without its options of the same kernel (split tail, 16-byte and spread stores), whose own refusals
+    # come first.
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False, wide_stores=False,
+                     spread_dq_stores=False, dynamic_schedule=True, **change)
+    with pytest.raises(ValueError, match="dynamic_schedule is an option of the persistent warp-specialised fused"):
+        launchers.fused_backward_kernel(config, 128)
+
+
+def test_the_dynamic_tile_list_reaches_all_three_partitions_of_the_persistent_kernel():
+    kernel, constants = launchers.fused_backward_kernel(
+        replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], dynamic_schedule=True), 64)
+    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+    assert "DYNAMIC" not in constants  # decided per call (causal): fused_backward_launch
+    for partition in (backward_gluon._persistent_fused_ws_loader, backward_gluon._persistent_fused_ws_dq_reducer,
+                      backward_gluon._persistent_fused_ws_mma_partition, kernel):
+        assert "DYNAMIC" in inspect.signature(partition.fn).parameters
 
 
 @pytest.mark.parametrize("layout", ["bhnd", "bnhd"])

@@ -225,9 +225,9 @@ def test_a_dynamic_tile_list_is_an_option_of_the_listed_persistent_forward(optio
         launchers.gluon_forward_constants(config, 128)
 
 
-@pytest.mark.parametrize("path, backward", [("ws", False), ("gluon", True)])
-def test_only_the_gluon_forward_takes_a_dynamic_tile_list(path, backward):
-    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path=path)
+@pytest.mark.parametrize("backward", [False, True], ids=["forward", "backward"])
+def test_only_the_gluon_kernels_take_a_dynamic_tile_list(backward):
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws")
     problem = launchers.describe(torch.empty(2, 2, 256, 128), torch.empty(2, 2, 256, 128), "bhnd", None)
     with pytest.raises(ValueError, match="dynamic_schedule is an option of the persistent Gluon forward"):
         launchers.persistent_schedule(config, problem, True, 4, torch.device("cpu"), backward=backward)

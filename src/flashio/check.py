@@ -487,6 +487,11 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), LSE row read before the S^T wait": fused_backward(
             *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], early_lse=True) for d in (64, 128)),
             configs.BACKWARD_FUSED_CANDIDATES[256][0]),
+        # v0.37: the tuned persistent forms of d=64 and d=128 claiming their causal key blocks one at a time from one
+        # list (dynamic_schedule; non-causal calls run them unchanged); d=256 its tuned role-split tile.
+        "backward: fused five-product (Gluon), persistent, dynamic tile list": fused_backward(
+            *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], dynamic_schedule=True) for d in (64, 128)),
+            configs.BACKWARD_FUSED_CANDIDATES[256][0]),
         "backward: two-pass dK/dV": ({}, {"BACKWARD_DKDV_CANDIDATES": {
             64: (TileConfig(64, 64, 4, 3, passes=2),), 128: (TileConfig(64, 64, 4, 2, passes=2),),
             256: (TileConfig(32, 64, 4, 2, passes=2),)}}),

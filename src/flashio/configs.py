@@ -99,9 +99,9 @@ class TileConfig:
     ``kernels/gluon_stores.store_float32_spread``); ``early_lse`` (persistent warp-specialised fused backward with
     LSE/D rows in shared memory): each block's LSE row read from shared memory right after its S^T and dP^T products
     are issued, not after the wait for S^T, so that the read's latency runs under the product;
-    ``dynamic_schedule`` (persistent Gluon forward with ``balanced_schedule``; causal): the programs claim their tiles
-    one at a time from one list (``schedules.claim_order``) through a counter in global memory, instead of each
-    taking its own static list.
+    ``dynamic_schedule`` (persistent Gluon forward, persistent warp-specialised fused backward, both with
+    ``balanced_schedule``; causal): the programs claim their tiles (the backward: key blocks) one at a time from one
+    list (``schedules.claim_order``) through a counter in global memory, instead of each taking its own static list.
     """
 
     block_m: int
@@ -286,6 +286,12 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # role-split tile 354 -> 314, 408 -> 353, 447 -> 391, 277 -> 255, 350 -> 318, 459 -> 402: neither does (d=256's Q and
 # dO loads then land later, ncu run 16). The LSE row read before the S^T wait (``early_lse``; probe run 23): d=128
 # +0.6% to +2.6% at N <= 2k and -0.9% to -2.1% at 16k, d=64 -0.4% to -1.6%, within the probe's spread: not a candidate.
+# v0.37 (GPU check path "persistent, dynamic tile list" 17/17 PASS; probe run 25, bf16, median of 3 rounds,
+# results/2026-12-02_h200_v0.37/call5_probe_bwd_run25.txt): the persistent forms claiming their causal key blocks one
+# at a time from one list (``dynamic_schedule``; non-causal calls run them unchanged), causal 1k / 2k / 4k / 16k:
+# d=128 308 -> 317, 401 -> 413, 474 -> 482, 544 -> 542 TFLOP/s (cuDNN 319 / 391 / 441 / 532): it takes it. d=64's
+# four-slot form 262 -> 262, 347 -> 347, 409 -> 407, 459 -> 458 and three-slot form 263 -> 263, 348 -> 349,
+# 409 -> 410, 462 -> 462: level, neither does.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
@@ -296,7 +302,7 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True,
-                     spread_dq_stores=True)),
+                     spread_dq_stores=True, dynamic_schedule=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
                      wide_stores=True),),
 }

@@ -153,14 +153,14 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         if split_tail_extent(config, problem, programs)[1] == 0:
             return None, {}  # whole rounds: the round-robin has no tail to split
         return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
-    if config.dynamic_schedule and (backward or config.path != "gluon"):
-        raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward; got {config} for the "
-                         f"{'backward' if backward else 'forward'}")
+    if config.dynamic_schedule and config.path != "gluon":
+        raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward and of the persistent "
+                         f"warp-specialised fused backward; got {config} for the {'backward' if backward else 'forward'}")
     if not (config.balanced_schedule and causal):
         return None, {}
     if config.dynamic_schedule:
-        return _claim_table(config, problem, programs, device), {"LISTED": True, "DYNAMIC": True,
-                                                                  "claims": _claim_counters(device)}
+        return _claim_table(config, problem, programs, device, backward), {"LISTED": True, "DYNAMIC": True,
+                                                                            "claims": _claim_counters(device)}
     return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
 
 
@@ -196,16 +196,19 @@ def _balanced_table(config: TileConfig, problem: "Problem", programs: int, devic
                                                                       high_first=not backward))
 
 
-def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device) -> torch.Tensor:
-    """The dynamic forward's int32 table (``schedules.claim_order``: its entry count, then the tile ids), made once
-    per device and shape."""
-    head_batches = problem.num_heads * problem.batch
-    work = schedules.causal_forward_block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
-    key = (device, "claim order", head_batches, programs, problem.seqlen_q, problem.seqlen_k, config.block_m,
-           config.block_n)
+def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
+                 backward: bool = False) -> torch.Tensor:
+    """A dynamic tile list's int32 table (``schedules.claim_order``: its entry count, then the tile ids): query
+    blocks of each head (forward) or key blocks of each KV head (``backward``, each pair's heavy key block first),
+    made once per device and shape."""
+    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
+    work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
+    key = (device, "claim order", backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
+           config.block_m, config.block_n)
 
     def table() -> list[int]:
-        order = schedules.claim_order(len(work), head_batches, programs, work)
+        order = schedules.claim_order(len(work), head_batches, programs, work, high_first=not backward)
         return [len(order), *order]
     return _cached_table(key, device, table)
 
@@ -214,7 +217,7 @@ _CLAIM_COUNTERS: dict = {}
 
 
 def _claim_counters(device: torch.device) -> torch.Tensor:
-    """A dynamic forward's two int32 counters (entries claimed, programs done) on ``device``, one pair per CUDA
+    """A dynamic tile list's two int32 counters (entries claimed, programs done) on ``device``, one pair per CUDA
     stream so that launches on different streams never share them: zero when made, and each launch leaves them zero
     (its last program resets them), so they are never cleared between launches."""
     stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
@@ -292,6 +295,11 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         raise ValueError(f"early_lse is an option of the persistent warp-specialised fused backward with LSE/D rows "
                          f"in shared memory (stats_in_shared; block_n = 16 * num_warps; no split rows or roles); "
                          f"got {config}")
+    if config.dynamic_schedule and not (config.warp_specialised and config.persistent and config.balanced_schedule
+                                        and not config.split_rows and not config.split_roles):
+        raise ValueError(f"dynamic_schedule is an option of the persistent warp-specialised fused backward with "
+                         f"balanced_schedule (no split rows or roles) and of the persistent Gluon forward; got "
+                         f"{config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1

@@ -419,6 +419,27 @@ def test_the_persistent_role_split_backward_compiles_as_one_program_per_multipro
 
 
 
+def test_a_dynamic_tile_list_costs_the_tuned_backwards_two_atomics_and_under_128_bytes_of_shared_memory(
+        fused_backward):
+    # v0.37: the tuned persistent forms (d=128's tuned with it, d=64's last candidate forced) claiming their causal key
+    # blocks from a counter. Compiled for sm_90a on the CPU against the same forms with the static list: one 12-warp
+    # program with the same registers and warpgroup MMAs; the loader's claim and its release are the two integer
+    # atomics, the last program's reset of the two counters the two 4-byte global stores; the two id slots and their
+    # four barriers add 96 bytes of shared memory; no more stack (d=128: 24 -> 0 B).
+    rows = {row["label"].removeprefix("backward fused gluon "): row for row in fused_backward}
+    pairs = {"dynamic tile list, tuned causal d=64": "16-byte dK/dV, tuned 4 slots stats-smem causal d=64",
+             "dynamic tile list, tuned causal d=128": "spread dQ stores, tuned causal d=128"}
+    for dynamic_label, static_label in pairs.items():
+        dynamic, static = rows[dynamic_label], rows[static_label]
+        assert_one_12_warp_program_on_warpgroup_mmas(dynamic)
+        assert (dynamic["registers"], dynamic["HGMMA"], dynamic["STG.E.128"]) == \
+            (static["registers"], static["HGMMA"], static["STG.E.128"]), (dynamic, static)
+        assert dynamic["integer_atomic_adds"] == 2 and static.get("integer_atomic_adds", 0) == 0, (dynamic, static)
+        assert dynamic["STG_narrow"] == 2 and static.get("STG_narrow", 0) == 0, (dynamic, static)
+        assert 0 < dynamic["shared_kb"] - static["shared_kb"] < 128 / 1024, (dynamic, static)
+        assert dynamic["stack"] <= static["stack"], (dynamic, static)
+
+
 def test_spread_dq_stores_keep_the_tuned_backwards_stores_registers_and_shared_memory(fused_backward):
     # v0.34 (prepared): the float32 dQ tile stored without bank conflicts is the same 8-byte shared stores, through a
     # view of the tile whose addresses flip column bit 4 on odd rows, plus one select per dQ register. Compiled for

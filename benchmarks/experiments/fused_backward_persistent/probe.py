@@ -503,6 +503,16 @@ for _d in (64, 128):
     FORMS[_d]["tuned (v0.36)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
     FORMS[_d]["tuned (v0.36), rotated pairs"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
 CONTEXTS["tuned (v0.36), rotated pairs"] = lambda: rotated_pairs(forward=False, backward=True)
+# v0.37 (run 25): the tuned persistent forms (d=64's three- and four-slot candidates) claiming their causal key blocks one
+# at a time from one list (``dynamic_schedule``; v0.36's program_ends.py: the programs of the static lists end up to
+# 16-22 µs after the median one at d=128 and d=64 causal 1k). Non-causal points run the forms unchanged.
+for _d in (64, 128):
+    FORMS[_d]["tuned (v0.37)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+    FORMS[_d]["tuned (v0.37), dynamic tile list"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
+                                                            dynamic_schedule=True)
+FORMS[64]["three slots (v0.37)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+FORMS[64]["three slots (v0.37), dynamic tile list"] = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0],
+                                                              dynamic_schedule=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

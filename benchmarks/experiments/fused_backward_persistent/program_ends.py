@@ -22,6 +22,7 @@ Prediction (v0.36 "Next" item 4): a spread of the programs' ends like the forwar
 
 import argparse
 import collections
+import dataclasses
 import os
 import statistics
 import sys
@@ -29,7 +30,7 @@ import sys
 import torch
 
 import flashio
-from flashio import launch_plans, launchers
+from flashio import configs, launch_plans, launchers
 from flashio.kernels import backward_gluon
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "forward_short"))
@@ -43,7 +44,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--points", nargs="+", type=_point, required=True)
     parser.add_argument("--launches", type=int, default=20)
+    parser.add_argument("--dynamic", action="store_true",
+                        help="the tuned forms with the dynamic tile list (v0.37): only the programs' exits are shown, "
+                             "since which key blocks a program claimed is not recorded")
     args = parser.parse_args()
+    if args.dynamic:
+        for d in {point[0] for point in args.points}:
+            configs.BACKWARD_FUSED_CANDIDATES[d] = tuple(
+                dataclasses.replace(config, dynamic_schedule=True) if config.persistent and config.balanced_schedule
+                else config for config in configs.BACKWARD_FUSED_CANDIDATES[d])
     if launch_plans.enabled(torch.empty(0, device="cuda")):
         raise SystemExit("set FLASHIO_LAUNCH_PLANS=0: a replayed plan would not pass through the clock's launch patch")
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
@@ -87,7 +96,7 @@ def main() -> None:
         programs = seen["grid"][0]
         schedule = seen["schedule"]
         lists = None
-        if schedule is not None:
+        if schedule is not None and not args.dynamic:
             table = schedule.tolist()
             offsets, tiles = table[:programs + 1], table[programs + 1:]
             lists = [tiles[offsets[p]:offsets[p + 1]] for p in range(programs)]
@@ -105,7 +114,7 @@ def main() -> None:
                         if i:  # the first block carries the start-up
                             block_times[tile % blocks_per_head].append(float(b[p, 1 + i, 0, 1] - b[p, 1 + i, 0, 0]) / 1e3)
         print(f"\n## d={d} {'causal' if causal else 'non-causal'} N={n}: {programs} programs, "
-              f"{'listed' if lists is not None else 'round-robin (no table)'}")
+              f"{'dynamic list' if args.dynamic else 'listed' if lists is not None else 'round-robin (no table)'}")
         print("- programs' exits min / median / max µs (median over launches): " + " / ".join(
             f"{statistics.median(e[i] for e in exits):.1f}" for i in range(3)))
         if by_pair:

@@ -170,6 +170,8 @@ def resources(compiled, num_warps: int) -> dict:
             opcodes[store] += 1
         if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
             opcodes["float_atomic_adds"] += 1
+        elif instruction.startswith("ATOMG.E.ADD"):  # integer ones (v0.37: a dynamic tile list's claims)
+            opcodes["integer_atomic_adds"] += 1
         # A warpgroup MMA that closes a group (gsb0) is one a later wait can name: one per product when its
         # k-steps are issued back to back, one per k-step when ptxas serialises them (its C7512 "insufficient
         # register resources" case, v0.20).
@@ -339,6 +341,13 @@ def surveyed():
             for causal, listed in cases:
                 rows.append((f"backward fused gluon spread dQ stores, tuned{' causal' if causal else ''} d={d}", kernel,
                              dict(constants, IS_CAUSAL=causal, **listed), config))
+        # v0.37: the tuned persistent forms (d=128's tuned with it; d=64's last candidate, the check's forced path)
+        # claiming their causal key blocks one at a time from one list (DYNAMIC).
+        for d in (64, 128):
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], dynamic_schedule=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            rows.append((f"backward fused gluon dynamic tile list, tuned causal d={d}", kernel,
+                         dict(constants, IS_CAUSAL=True, LISTED=True, DYNAMIC=True), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

@@ -118,7 +118,8 @@ def describe_choice(choice, kernel: str = "") -> str:
     ' out-smem', ' half-diag', ' balanced', ' q-regs'; ' ds2' with two dS^T tiles, ' rows' with its key rows
     on two MMA partitions; ' wide-out' for either pass's tile stored 16 bytes at a time; ' do2' with two dO
     slots; ' spread-dq' with its dQ tiles stored without bank conflicts; ' early-lse' with its LSE rows read before
-    the S^T wait; ' dynamic' for a persistent forward claiming its causal tiles one at a time), else the value."""
+    the S^T wait; ' dynamic' for a persistent forward or fused backward claiming its causal tiles one at a time), else
+    the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \

@@ -24,7 +24,9 @@ in a persistent grid (one program per multiprocessor over pairs of key blocks; a
 the loader fetch the next block's K/V while the MMA warps store the previous block's dK/dV). Both take
 ``STATS_IN_SMEM``: the loader warp also puts each query block's LSE and D rows in shared memory beside its
 Q/dO slot, which removes the d=128 kernel's register spills (v0.13 on the H200: +12-20% at d=128 non-causal;
-every specialised candidate takes it).
+every specialised candidate takes it). The persistent kernel's causal calls take their key blocks from a host-made
+list (``LISTED``), one per program or, with ``DYNAMIC`` (v0.37), one for all programs, claimed a key block at a time
+through a counter (``gluon_claims``; on the H200 +3% at d=128 causal 1k-2k, level at d=64).
 
 Pipeline: Q_i and dO_i arrive by TMA into a ring of ``NUM_STAGES`` buffers (the next blocks are
 requested while the current one is computed); S^T and dP^T are issued together and the exponentials of
@@ -47,6 +49,7 @@ from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_init, warpgroup_mma_wait)
 
+from flashio.kernels.gluon_claims import claim_entry, claimed_block, release_claims
 from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_float32_spread, store_rows_wide
 
@@ -800,6 +803,32 @@ def _entry_block(schedule, first_entry, entry, num_key_blocks, num_kv_heads, LIS
 
 
 @gluon.jit
+def _publish_key_block(ids, id_ready, id_empty, entry, index, ID_SLOTS: gl.constexpr):
+    """The loader's ``entry``-th claimed list entry ``index`` (or -1: no more) into id slot ``entry % ID_SLOTS``
+    (DYNAMIC), once both readers, the MMA warps and the dQ warp, handed back the entry that used the slot before
+    (``id_empty``, two arrivals); ``id_ready``'s arrival releases the store to them."""
+    slot = entry % ID_SLOTS
+    mbarrier.wait(id_empty.index(slot), ((entry // ID_SLOTS) & 1) ^ 1)
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
+    ids.index(slot).store(gl.full([1], index, gl.int32, layout=layout))
+    gl.thread_barrier()  # every lane's store before the arrival (one lane arrives)
+    mbarrier.arrive(id_ready.index(slot))
+
+
+@gluon.jit
+def _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS: gl.constexpr, WARPS: gl.constexpr):
+    """A reader's ``entry``-th list entry (DYNAMIC; -1: the program has no more key blocks), read from its id slot
+    once the loader published it, the slot then handed back. ``WARPS``: the reading partition's warps."""
+    slot = entry % ID_SLOTS
+    mbarrier.wait(id_ready.index(slot), (entry // ID_SLOTS) & 1)
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [WARPS], [0])
+    index = gl.max(ids.index(slot).load(layout), axis=0)
+    gl.thread_barrier()  # every warp has read the slot before it may be rewritten
+    mbarrier.arrive(id_empty.index(slot))
+    return index
+
+
+@gluon.jit
 def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                 stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                 seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
@@ -808,9 +837,11 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr,
                                 LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem,
                                 STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
-                                SPLIT_TAIL: gl.constexpr = False):
+                                SPLIT_TAIL: gl.constexpr = False, claims=None, ids=None, id_ready=None,
+                                id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
-    of its entries in ``schedule``), the Q/dO ring running on across them. A key block's K_j, V_j overwrite
+    of its entries in ``schedule``; DYNAMIC: of the entries of ``schedule`` it claims one by one from the counter
+    ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them. A key block's K_j, V_j overwrite
     the previous block's once the MMA warps released those (``kv_empty``), which they do before storing that
     block's dK and dV: the next block's first loads land while they do. Waiting for ``kv_empty`` also means
     the previous K/V loads have landed, so their in-kernel descriptors may be rewritten."""
@@ -820,6 +851,28 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
     # The listed loop repeats the round-robin loop's body in each partition: with the two loops sharing one
     # body (a helper, or one loop over work items), the round-robin kernels' SASS changed instruction order
     # (compiled for sm_90a on the CPU, v0.18), and their H200 timings are for this code.
+    if DYNAMIC:
+        # Program p takes entry p, then claims the next one once it has issued a key block's last loads, which is
+        # about when the MMA warps start that block's last query blocks: a program that ran fast claims sooner.
+        entries = gl.load(schedule)
+        index = gl.program_id(0)
+        while index < entries:
+            _publish_key_block(ids, id_ready, id_empty, tile_iter, index, ID_SLOTS)
+            key_block, kv_head, batch = claimed_block(schedule, index, num_key_blocks, num_kv_heads)
+            start_n = key_block * BLOCK_N
+            lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
+            it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                     stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                                     batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                                     k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
+                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
+                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            tile_iter += 1
+            index = gl.num_programs(0) + claim_entry(claims)
+        _publish_key_block(ids, id_ready, id_empty, tile_iter, -1, ID_SLOTS)
+        release_claims(claims, gl.num_programs(0) - 1)
+        return
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
@@ -856,11 +909,25 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
                                     num_kv_heads, num_units, dq_smem, dq_ready, dq_empty,
                                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                                     DQ_BUFFERS: gl.constexpr, IS_CAUSAL: gl.constexpr, schedule=None,
-                                    LISTED: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False):
+                                    LISTED: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, ids=None,
+                                    id_ready=None, id_empty=None, DYNAMIC: gl.constexpr = False,
+                                    ID_SLOTS: gl.constexpr = 2):
     """The dQ warp of the persistent form: the reduce-adds of every key block of this program's units
-    (LISTED: of its entries in ``schedule``)."""
+    (LISTED: of its entries in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids``)."""
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
+    if DYNAMIC:
+        entry = num_key_blocks * 0
+        index = _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS, 1)
+        while index >= 0:
+            key_block, kv_head, batch = claimed_block(schedule, index, num_key_blocks, num_kv_heads)
+            lo, num_blocks = _query_blocks(key_block * BLOCK_N, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+            it = _fused_ws_reduce_tile(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks,
+                                       seqlen_q, kv_group_size, dq_smem, dq_ready, dq_empty, it,
+                                       BLOCK_M, HEAD_DIM, DQ_BUFFERS)
+            entry += 1
+            index = _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS, 1)
+        return
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
@@ -881,6 +948,65 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
 
 
 @gluon.jit
+def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
+                              seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem,
+                              ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, it, kv_phase,
+                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
+                              DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                              lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
+                              LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr):
+    """One key block of the persistent form's MMA warps (``_fused_ws_mma_tile``), then K_j, V_j handed back to the
+    loader (``kv_empty``); returns (dk, dv, ring position). Every loop of ``_persistent_fused_ws_mma_partition`` runs
+    its blocks through it (its round-robin and listed kernels' SASS the same as with the body written out, v0.37)."""
+    dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
+                                    num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
+                                    empty, dq_ready, dq_empty, it, kv_phase,
+                                    BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                                    DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                                    DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
+    # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of them, also
+    # when the tile had no query block): the loader may overwrite them.
+    gl.thread_barrier()
+    mbarrier.arrive(kv_empty)
+    return dk, dv, it
+
+
+@gluon.jit
+def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh,
+                                    stride_dkn, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, key_block,
+                                    seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem,
+                                    ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, it,
+                                    tile_iter, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                                    IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
+                                    DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
+                                    lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
+                                    LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
+                                    WIDE_STORES: gl.constexpr, kv_layout: gl.constexpr, tile_clock,
+                                    CLOCK_TILES: gl.constexpr):
+    """The MMA warps' ``tile_iter``-th key block ``key_block`` of a head, all its query blocks
+    (``_persistent_mma_key_block``), then its dK and dV stored (the round-robin and dynamic loops; the listed loop's
+    blocks may be split-tail pieces); CLOCK_TILES > 0: its start and end marks. Returns the ring position."""
+    start_n = key_block * BLOCK_N
+    lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
+    dk, dv, it = _persistent_mma_key_block(
+        LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+        seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+        kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+        NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
+    _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
+                         batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
+                         kv_layout, WIDE_STORES)
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, 0, 1, 1, CLOCK_TILES)
+    return it
+
+
+@gluon.jit
 def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm,
                                        stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                                        seqlen_q, seqlen_k, kv_group_size, softmax_scale, num_kv_heads, num_units,
@@ -895,9 +1021,10 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
                                        WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
                                        EARLY_LSE: gl.constexpr = False, tile_clock=None,
-                                       CLOCK_TILES: gl.constexpr = 0):
+                                       CLOCK_TILES: gl.constexpr = 0, ids=None, id_ready=None, id_empty=None,
+                                       DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
-    in ``schedule``); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
+    in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
     dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
     bytes per store). CLOCK_TILES > 0 (probes): their entry, each key block's start (before its K/V wait) and end
     (its dK and dV stored) and their exit in ``tile_clock`` (``gluon_clock.mark_tile``, one partition)."""
@@ -908,6 +1035,22 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
     tile_iter = num_key_blocks * 0
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, 0, 0, 1, CLOCK_TILES)
+    if DYNAMIC:
+        index = _read_key_block(ids, id_ready, id_empty, tile_iter, ID_SLOTS, WARPS)
+        while index >= 0:
+            key_block, kv_head, batch = claimed_block(schedule, index, num_key_blocks, num_kv_heads)
+            it = _persistent_mma_whole_key_block(
+                LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn, stride_dvb,
+                stride_dvh, stride_dvn, batch, kv_head, key_block, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
+                dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES)
+            tile_iter += 1
+            index = _read_key_block(ids, id_ready, id_empty, tile_iter, ID_SLOTS, WARPS)
+        if CLOCK_TILES > 0:
+            mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
+        return
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             key_block, kv_head, batch = _listed_block(schedule, index, num_key_blocks, num_kv_heads)
@@ -918,15 +1061,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
             if CLOCK_TILES > 0:
                 mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
-            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
-                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
-                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
-            gl.thread_barrier()  # as below: every MMA warp is past its reads of K_j, V_j
-            mbarrier.arrive(kv_empty)
+            dk, dv, it = _persistent_mma_key_block(
+                LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+                kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
+                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
             if SPLIT_TAIL:
                 if slot >= 0:
@@ -948,26 +1088,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_paired_halves(unit, num_key_blocks)):
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
-            start_n = key_block * BLOCK_N
-            lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
-            dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
-                                            num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                            k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
-                                            empty, dq_ready, dq_empty, it, tile_iter & 1,
-                                            BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
-                                            DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                            DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
-            # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of
-            # them, also when the tile had no query block): the loader may overwrite them.
-            gl.thread_barrier()
-            mbarrier.arrive(kv_empty)
-            _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
-                                 batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
-                                 kv_layout, WIDE_STORES)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, 0, 1, 1, CLOCK_TILES)
+            it = _persistent_mma_whole_key_block(
+                LSE, DELTA, DK, DV, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn, stride_dvb,
+                stride_dvh, stride_dvn, batch, kv_head, key_block, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
+                k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
+                dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
+                DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
@@ -991,7 +1118,7 @@ def attention_backward_fused_ws_persistent_kernel(
     STATS_IN_SMEM: gl.constexpr = False, LISTED: gl.constexpr = False, DS_BUFFERS: gl.constexpr = 1,
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
-    tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
+    tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None, DYNAMIC: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1009,11 +1136,31 @@ def attention_backward_fused_ws_persistent_kernel(
     chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``).
     ``EARLY_LSE`` (STATS_IN_SMEM): each block's LSE row read before the wait for its S^T product. ``CLOCK_TILES``
     > 0 (probes only): the MMA warps' per-key-block timestamps in ``tile_clock`` (``gluon_clock.mark_tile``; off,
-    nothing of it is compiled)."""
+    nothing of it is compiled). ``DYNAMIC`` (causal, LISTED; v0.37): ``schedule`` is one list for all programs
+    (``flashio.schedules.claim_order``); program p takes entry p, then its loader claims entry num_programs + c for
+    c from the int32 counters ``claims`` (``gluon_claims``) and publishes each entry to the MMA warps and the dQ warp
+    in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
+    blocks."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
                                                       STATS_IN_SMEM, DS_BUFFERS)
+    # Two id slots: the loader publishes entry e + 1 before it waits for the MMA warps to release entry e's K_j, V_j,
+    # and e + 2 only once both readers have read entry e (the dQ warp reads it after its reduce-adds of entry e - 1,
+    # which need nothing the loader has yet to issue, so the wait cannot close a cycle).
+    ID_SLOTS: gl.constexpr = 2
+    if DYNAMIC:
+        gl.static_assert(LISTED and IS_CAUSAL and not SPLIT_TAIL, "a dynamic tile list is a causal listed form")
+        ids = gl.allocate_shared_memory(gl.int32, [ID_SLOTS, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
+        id_ready = gl.allocate_shared_memory(gl.int64, [ID_SLOTS, 1], mbarrier.MBarrierLayout())
+        id_empty = gl.allocate_shared_memory(gl.int64, [ID_SLOTS, 1], mbarrier.MBarrierLayout())
+        for slot in gl.static_range(ID_SLOTS):
+            mbarrier.init(id_ready.index(slot), count=1)
+            mbarrier.init(id_empty.index(slot), count=2)  # the MMA warps and the dQ warp
+    else:  # unused: a partition argument cannot be None
+        ids = kv_ready
+        id_ready = kv_ready
+        id_empty = kv_ready
 
     gl.warp_specialize([
         (_persistent_fused_ws_mma_partition, (
@@ -1023,7 +1170,8 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
-            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES)),
+            KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES, ids, id_ready, id_empty,
+            DYNAMIC, ID_SLOTS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -1031,9 +1179,9 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
             LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED,
-            SPLIT_TAIL)),
+            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED,
-            SPLIT_TAIL)),
+            SPLIT_TAIL, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS)),
     ], [1, 1], [LOADER_REGS, REDUCER_REGS])

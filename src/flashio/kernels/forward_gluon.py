@@ -49,6 +49,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _paired_block, _paired_halves,
                                              _wait_for_last_loads)
+from flashio.kernels.gluon_claims import claim_entry, claimed_block, claimed_count, issue_claim, release_claims
 from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_rows_wide
 
@@ -672,64 +673,6 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 
 @gluon.jit
-def _issue_claim(claims):
-    """A claim's atomic: lane 0 of the loader's warp adds 1 to ``claims[0]`` (relaxed: only the count's atomicity
-    matters) and receives the old count, the other lanes 0. Nothing reads it until ``_claimed_count``, so with
-    CLAIM_AHEAD the loader goes on while the atomic travels."""
-    return gl.inline_asm_elementwise(
-        """{
-        .reg .pred p;
-        .reg .u32 lane;
-        mov.u32 lane, %laneid;
-        setp.eq.u32 p, lane, 0;
-        mov.u32 $0, 0;
-        @p atom.relaxed.gpu.global.add.u32 $0, [$1], 1;
-        }""", "=r,l", [claims], dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
-def _claimed_count(issued):
-    """The count an ``_issue_claim`` returned to lane 0, for every lane."""
-    return gl.inline_asm_elementwise("shfl.sync.idx.b32 $0, $1, 0, 0x1f, 0xffffffff;", "=r,r", [issued],
-                                     dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
-def _claim_entry(claims):
-    """The next claimed count of a dynamic tile list (DYNAMIC), in every lane of the loader's warp."""
-    return _claimed_count(_issue_claim(claims))
-
-
-@gluon.jit
-def _release_claims(claims, last):
-    """A program's loader is done claiming (DYNAMIC): lane 0 counts it in ``claims[1]`` (acquire-release, so the
-    last one sees every other program's last claim before it), and the last of the ``last`` + 1 programs sets both
-    counters back to 0 for the next launch, which then needs no clearing."""
-    return gl.inline_asm_elementwise(
-        """{
-        .reg .pred p, q;
-        .reg .u32 lane, old;
-        mov.u32 lane, %laneid;
-        setp.eq.u32 p, lane, 0;
-        mov.u32 old, 0xffffffff;
-        @p atom.acq_rel.gpu.global.add.u32 old, [$1+4], 1;
-        setp.eq.u32 q, old, $2;
-        @q st.relaxed.gpu.global.u32 [$1], 0;
-        @q st.relaxed.gpu.global.u32 [$1+4], 0;
-        mov.u32 $0, old;
-        }""", "=r,l,r", [claims, last], dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
-def _claimed_block(schedule, index, num_blocks, num_heads):
-    """(block, head, batch) of entry ``index`` of a dynamic tile list (``flashio.schedules.claim_order``: the
-    entry count, then ids ``head_batch * num_blocks + block``)."""
-    tile = gl.load(schedule + 1 + index)
-    head_batch = tile // num_blocks
-    return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
-
-
-@gluon.jit
 def _publish_entry(ids, slot, index):
     """The loader's claimed entry (or -1: no more) into the shared slot the consumers read once the tile's Q
     barrier completes (its arrival, after this store, releases it to them)."""
@@ -773,13 +716,13 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
         # The first round is static, program p taking entry p, its claims coming later a tile apart. (Done on the
         # guess that 132 programs claiming at once queue on the counter: unconfirmed, v0.36 calls 6-7.)
         if CLAIM_FIRST:
-            index = _claim_entry(claims)
+            index = claim_entry(claims)
         else:
             index = gl.program_id(0)
         if CLAIM_AHEAD:
-            pending = _issue_claim(claims)
+            pending = issue_claim(claims)
         while index < entries:
-            block, head, batch = _claimed_block(schedule, index, num_blocks, num_heads)
+            block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index)
             if CLOCK_TILES > 0:
@@ -793,14 +736,14 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                 mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
             tile_iter += 1
             if CLAIM_AHEAD:
-                index = _claimed_count(pending)
+                index = claimed_count(pending)
                 if not CLAIM_FIRST:
                     index += gl.num_programs(0)
-                pending = _issue_claim(claims)
+                pending = issue_claim(claims)
             elif CLAIM_FIRST:
-                index = _claim_entry(claims)
+                index = claim_entry(claims)
             else:
-                index = gl.num_programs(0) + _claim_entry(claims)
+                index = gl.num_programs(0) + claim_entry(claims)
         # The consumers' stop: -1 behind each Q half's barrier, arrived on (no bytes) once they handed the last
         # tile's Q back, as a tile's Q would be.
         _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), -1)
@@ -808,7 +751,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
             stop_index = tile_iter % Q_BUFFERS * CONSUMERS + consumer
             mbarrier.wait(q_empty.index(stop_index), ((tile_iter // Q_BUFFERS) & 1) ^ 1)
             mbarrier.arrive(q_ready.index(stop_index))
-        _release_claims(claims, gl.num_programs(0) - 1)
+        release_claims(claims, gl.num_programs(0) - 1)
         if CLOCK_TILES > 0:
             mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
         return
@@ -872,7 +815,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     if DYNAMIC:
         index = _read_entry(ids, 0, q_ready, HALF, 0)
         while index >= 0:
-            block, head, batch = _claimed_block(schedule, index, num_blocks, num_heads)
+            block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
             start_m = block * CONSUMERS * ROWS
             end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
             if CLOCK_TILES > 0:
