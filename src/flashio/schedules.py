@@ -17,10 +17,11 @@ a fixed per-tile overhead. Only the tail is reordered, so the programs at work a
 heads' K/V. The result is a table the kernels read: for program p the tile ids
 ``tiles[offsets[p]:offsets[p + 1]]``, a tile id being ``head_batch * blocks_per_head + block``.
 
-``claim_order`` is the same order as one list for all programs, for the persistent forward with a dynamic tile
-list: each program claims its next entry from a counter when it starts a tile, so the programs that ran fast
-take more, whatever made them fast (v0.36 measured the programs of one static list ending up to 15 µs apart at
-d=128 causal 1k-2k on the H200, the median 10-14 µs before the last).
+``claim_order`` is the same order as one list for all programs, for the persistent forward and fused backward with
+a dynamic tile list: each program claims its next entry from a counter when it starts a tile, so the programs that
+ran fast take more, whatever made them fast (v0.36 measured the forward's programs of one static list ending up to
+15 µs apart at d=128 causal 1k-2k on the H200, the median 10-14 µs before the last; v0.37 the backward's up to
+16 µs after the median at d=128 causal 1k).
 
 ``split_tail_schedule`` is for the non-causal fused backward, whose tiles (key blocks) are all equal: a
 static round-robin leaves the same tail (2048 key blocks at d=128 on 132 programs, 15.5 rounds: 68 programs
