@@ -380,6 +380,11 @@ def forced_paths() -> dict:
         # v0.36: the tuned persistent forms of d=64 and d=128 claiming their causal tiles one at a time from one list
         # (``dynamic_schedule``; non-causal calls run them unchanged); d=256 keeps its tuned form.
         "forward: Gluon, persistent, dynamic tile list": tuned_gluon_forward_with(dynamic_schedule=True),
+        # v0.37 (prepared): d=256's tuned persistent form (separate K/V slots, round-robin pairs) claiming its causal
+        # tiles from one list; d=64 and d=128 their tuned forms.
+        "forward: Gluon, persistent, dynamic tile list at d=256": gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][1], balanced_schedule=True, dynamic_schedule=True)),
         # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
         # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);
         # the same with the 4-byte stores they had before (d=256's tuned form does not store from registers).

@@ -660,6 +660,11 @@ FORMS = {
     "Gluon persistent split K/V, balanced (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                          balanced_schedule=True),)}}),
+    # v0.37 (prepared): the same form claiming its causal tiles one at a time from one list (v0.36: its round-robin
+    # programs end at 110 / 147 / 152 µs at causal 1k, min / median / max).
+    "Gluon persistent split K/V, dynamic (d=256)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                         balanced_schedule=True, dynamic_schedule=True),)}}),
     # v0.24: the tuned persistent form of each head dim (runs 21-22 beside it: the patches' "Q prefetched").
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
