@@ -155,7 +155,8 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
     if config.dynamic_schedule and config.path != "gluon":
         raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward and of the persistent "
-                         f"warp-specialised fused backward; got {config} for the {'backward' if backward else 'forward'}")
+                         f"warp-specialised fused backward; got {config} for the "
+                         f"{'backward' if backward else 'forward'}")
     if not (config.balanced_schedule and causal):
         return None, {}
     if config.dynamic_schedule:

@@ -503,9 +503,9 @@ for _d in (64, 128):
     FORMS[_d]["tuned (v0.36)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
     FORMS[_d]["tuned (v0.36), rotated pairs"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
 CONTEXTS["tuned (v0.36), rotated pairs"] = lambda: rotated_pairs(forward=False, backward=True)
-# v0.37 (run 25): the tuned persistent forms (d=64's three- and four-slot candidates) claiming their causal key blocks one
-# at a time from one list (``dynamic_schedule``; v0.36's program_ends.py: the programs of the static lists end up to
-# 16-22 µs after the median one at d=128 and d=64 causal 1k). Non-causal points run the forms unchanged.
+# v0.37 (run 25): the tuned persistent forms (d=64's three- and four-slot candidates) claiming their causal key blocks
+# one at a time from one list (``dynamic_schedule``; v0.37's program_ends.py: the programs of the static lists end up
+# to 16-22 µs after the median one at d=128 and d=64 causal 1k). Non-causal points run the forms unchanged.
 for _d in (64, 128):
     FORMS[_d]["tuned (v0.37)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
     FORMS[_d]["tuned (v0.37), dynamic tile list"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],

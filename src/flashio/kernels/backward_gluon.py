@@ -841,10 +841,10 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
     of its entries in ``schedule``; DYNAMIC: of the entries of ``schedule`` it claims one by one from the counter
-    ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them. A key block's K_j, V_j overwrite
-    the previous block's once the MMA warps released those (``kv_empty``), which they do before storing that
-    block's dK and dV: the next block's first loads land while they do. Waiting for ``kv_empty`` also means
-    the previous K/V loads have landed, so their in-kernel descriptors may be rewritten."""
+    ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them.
+    A key block's K_j, V_j overwrite the previous block's once the MMA warps released those (``kv_empty``), which
+    they do before storing that block's dK and dV: the next block's first loads land while they do. Waiting for
+    ``kv_empty`` also means the previous K/V loads have landed, so their in-kernel descriptors may be rewritten."""
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
@@ -1024,10 +1024,11 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        CLOCK_TILES: gl.constexpr = 0, ids=None, id_ready=None, id_empty=None,
                                        DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
-    in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last product they hand K_j, V_j back (``kv_empty``) and then store its
-    dK and dV (SPLIT_TAIL: a tail piece's partial sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16
-    bytes per store). CLOCK_TILES > 0 (probes): their entry, each key block's start (before its K/V wait) and end
-    (its dK and dV stored) and their exit in ``tile_clock`` (``gluon_clock.mark_tile``, one partition)."""
+    in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last
+    product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV (SPLIT_TAIL: a tail piece's partial
+    sums go into ``KEY_GRADIENT_PARTS`` instead; WIDE_STORES: 16 bytes per store). CLOCK_TILES > 0 (probes): their
+    entry, each key block's start (before its K/V wait) and end (its dK and dV stored) and their exit in
+    ``tile_clock`` (``gluon_clock.mark_tile``, one partition)."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
