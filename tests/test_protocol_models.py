@@ -1,5 +1,6 @@
-"""The CPU models of the Gluon fused backwards' barrier protocols (benchmarks/experiments/*/protocol_model.py) and of
-the dynamic forward's entry slots (benchmarks/experiments/forward_short/claim_slots_model.py, v0.36):
+"""The CPU models of the Gluon fused backwards' barrier protocols (benchmarks/experiments/*/protocol_model.py), of
+the dynamic forward's entry slots (benchmarks/experiments/forward_short/claim_slots_model.py, v0.36) and of the
+dynamic fused backward's id ring (benchmarks/experiments/fused_backward_persistent/claim_ring_model.py, v0.37):
 they pass as written and fail when a wait the kernels rely on is left out. Gluon has no interpreter, so these
 models are the CPU-side check of the row-split kernel's synchronisation (and were of the alternating kernel's
 until its removal in v0.21, whose race under the benchmark's shape its model missed: a model checks the
@@ -47,3 +48,17 @@ def test_two_entry_slots_with_two_q_sets_give_a_consumer_another_tiles_entry():
     # What v0.36 call 7 ran at d=64 (two Q sets, two slots): the check hung at causal 1k with the grid's heads.
     model = _model("forward_short", "claim_slots_model")
     assert model.wrong_reads(2, 2, True, interleavings=200) > 0
+
+
+@pytest.mark.parametrize("id_slots", [1, 2])
+@pytest.mark.parametrize("stages, dq_buffers", [(3, 1), (3, 2)])  # d=128's tuned form, d=64's
+def test_the_dynamic_backward_id_ring_gives_every_reader_its_own_entry_without_deadlock(id_slots, stages, dq_buffers):
+    # kernels/backward_gluon.py: two id slots, each handed back by both readers (id_empty) before it is rewritten.
+    model = _model("fused_backward_persistent", "claim_ring_model")
+    assert model.outcomes(id_slots, stages, dq_buffers, interleavings=1000) == \
+        {"ok": 1000, "wrong read": 0, "deadlock": 0}
+
+
+def test_the_dynamic_backward_id_ring_without_its_empty_wait_gives_a_reader_another_entry():
+    model = _model("fused_backward_persistent", "claim_ring_model")
+    assert model.outcomes(2, 3, 1, interleavings=1000, skip_empty_wait=True)["wrong read"] > 0
