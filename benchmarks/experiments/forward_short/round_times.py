@@ -126,6 +126,8 @@ def main() -> None:
     parser.add_argument("--tiles-shown", type=int, default=6)
     parser.add_argument("--dynamic", action="store_true",
                         help="the forms with dynamic_schedule (their programs claim tiles one at a time; causal)")
+    parser.add_argument("--static", action="store_true",
+                        help="the forms with their static lists (v0.37: d=128's tuned form has the dynamic one)")
     parser.add_argument("--claim", nargs="*", default=[], choices=("CLAIM_FIRST", "CLAIM_AHEAD"),
                         help="with --dynamic: these probe constexprs of the dynamic loader (v0.36, prepared)")
     parser.add_argument("--order", choices=list(ORDERS), default="library",
@@ -134,6 +136,8 @@ def main() -> None:
     parser.add_argument("--dump", help="a folder: save each condition's first five buffers and the tile list there "
                                        "(torch.save, one file per point and form)")
     args = parser.parse_args()
+    if args.static and args.dynamic:
+        parser.error("--static and --dynamic: one list or the other")
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
     for d, causal, n in args.points:
         batch, heads = 16384 // n, 2048 // d
@@ -147,8 +151,8 @@ def main() -> None:
             neighbours[name] = sdpa
         for form in args.forms:
             config = configs.FORWARD_GLUON_CANDIDATES[d][form]
-            if args.dynamic:
-                config = dataclasses.replace(config, dynamic_schedule=True)
+            if args.dynamic or args.static:
+                config = dataclasses.replace(config, dynamic_schedule=args.dynamic)
             if not config.persistent:
                 raise SystemExit(f"form {form} at d={d} is not a persistent kernel: {config}")
             with ORDERS[args.order]():  # the launchers' list is made (and kept) inside

@@ -1,4 +1,4 @@
-"""When each program of the persistent fused backward ends, and what its key blocks cost (v0.36, prepared, not run).
+"""When each program of the persistent fused backward ends, and what its key blocks cost (v0.36; first run v0.37).
 
 v0.36 found the persistent forward's programs ending 10-16 µs apart at d=128 causal 1k-2k under the static causal
 lists (``forward_short/round_times.py``, ``program_exits.py``): program p of 132 took pair p mod 4 of every head at
@@ -18,6 +18,12 @@ low key blocks are the heavy ones in the causal backward). The clock's stores ad
 
 Prediction (v0.36 "Next" item 4): a spread of the programs' ends like the forward's (4-8% of the kernel) at causal
 1k-2k, programs holding some pairs ending later than the others.
+
+Outcome (v0.37 call 3, H200, static lists; results/2026-12-02_h200_v0.37/call3_program_ends_backward.txt): the last
+program ends 16.0 µs (4.0%) after the median at d=128 causal 1k, 14.7 (2.1%) at 2k, 22.3 (4.4%) at d=64 causal 1k:
+the low end of the prediction, and without a pair effect (median exits by first pair within 4.6 / 5.1 µs). With the
+dynamic list (``--dynamic``, call 5): 7.0 and 5.2 µs after the median. Since v0.37 d=128's tuned form has the dynamic
+list; ``--static`` times it with its static one.
 """
 
 import argparse
@@ -44,15 +50,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--points", nargs="+", type=_point, required=True)
     parser.add_argument("--launches", type=int, default=20)
-    parser.add_argument("--dynamic", action="store_true",
-                        help="the tuned forms with the dynamic tile list (v0.37): only the programs' exits are shown, "
-                             "since which key blocks a program claimed is not recorded")
+    lists = parser.add_mutually_exclusive_group()
+    lists.add_argument("--dynamic", action="store_true",
+                       help="the tuned forms with the dynamic tile list (v0.37; d=128's tuned form has it): only the "
+                            "programs' exits are shown, since which key blocks a program claimed is not recorded")
+    lists.add_argument("--static", action="store_true", help="the tuned forms with their static lists")
     args = parser.parse_args()
-    if args.dynamic:
+    if args.dynamic or args.static:
         for d in {point[0] for point in args.points}:
             configs.BACKWARD_FUSED_CANDIDATES[d] = tuple(
-                dataclasses.replace(config, dynamic_schedule=True) if config.persistent and config.balanced_schedule
-                else config for config in configs.BACKWARD_FUSED_CANDIDATES[d])
+                dataclasses.replace(config, dynamic_schedule=args.dynamic)
+                if config.persistent and config.balanced_schedule else config
+                for config in configs.BACKWARD_FUSED_CANDIDATES[d])
     if launch_plans.enabled(torch.empty(0, device="cuda")):
         raise SystemExit("set FLASHIO_LAUNCH_PLANS=0: a replayed plan would not pass through the clock's launch patch")
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
@@ -70,7 +79,7 @@ def main() -> None:
 
         def clocked(kernel, grid, *arguments, **constants):
             if kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel and buffers:
-                seen["grid"], seen["schedule"] = grid, arguments[-1]
+                seen["grid"], seen["schedule"], seen["dynamic"] = grid, arguments[-1], constants.get("DYNAMIC", False)
                 constants = dict(constants, tile_clock=buffers[-1], CLOCK_TILES=CLOCK_TILES)
             return launch(kernel, grid, *arguments, **constants)
 
@@ -96,7 +105,8 @@ def main() -> None:
         programs = seen["grid"][0]
         schedule = seen["schedule"]
         lists = None
-        if schedule is not None and not args.dynamic:
+        dynamic = seen["dynamic"]
+        if schedule is not None and not dynamic:
             table = schedule.tolist()
             offsets, tiles = table[:programs + 1], table[programs + 1:]
             lists = [tiles[offsets[p]:offsets[p + 1]] for p in range(programs)]
@@ -114,7 +124,7 @@ def main() -> None:
                         if i:  # the first block carries the start-up
                             block_times[tile % blocks_per_head].append(float(b[p, 1 + i, 0, 1] - b[p, 1 + i, 0, 0]) / 1e3)
         print(f"\n## d={d} {'causal' if causal else 'non-causal'} N={n}: {programs} programs, "
-              f"{'dynamic list' if args.dynamic else 'listed' if lists is not None else 'round-robin (no table)'}")
+              f"{'dynamic list' if dynamic else 'listed' if lists is not None else 'round-robin (no table)'}")
         print("- programs' exits min / median / max µs (median over launches): " + " / ".join(
             f"{statistics.median(e[i] for e in exits):.1f}" for i in range(3)))
         if by_pair:
