@@ -829,6 +829,25 @@ def _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS: gl.constexpr, WARP
 
 
 @gluon.jit
+def _persistent_load_key_block(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                               stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head,
+                               start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, k_smem, v_smem, q_smem,
+                               do_smem, kv_ready, kv_empty, ready, empty, it, tile_iter, BLOCK_M: gl.constexpr,
+                               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, LSE, DELTA,
+                               stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+    """The persistent loader's ``tile_iter``-th key block: once the MMA warps released the previous block's K/V
+    (``kv_empty``), its K_j, V_j and query blocks [lo, lo + num_blocks) (``_fused_ws_load_tile``) from Q/dO ring
+    position ``it`` (returned advanced). Every loop of ``_persistent_fused_ws_loader`` runs its blocks through it."""
+    mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
+    return _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                               stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                               batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                               k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
+                               BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
+                               stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+
+
+@gluon.jit
 def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                 stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                 seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
@@ -848,9 +867,9 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
     num_key_blocks = gl.cdiv(seqlen_k, BLOCK_N)
     it = num_key_blocks * 0
     tile_iter = num_key_blocks * 0
-    # The listed loop repeats the round-robin loop's body in each partition: with the two loops sharing one
-    # body (a helper, or one loop over work items), the round-robin kernels' SASS changed instruction order
-    # (compiled for sm_90a on the CPU, v0.18), and their H200 timings are for this code.
+    # One loop per list, each running its blocks through the same helper: with one loop over work items for all
+    # lists the round-robin kernels' SASS changed instruction order (compiled for sm_90a on the CPU, v0.18); helpers
+    # inlined into separate loops leave it unchanged (v0.37).
     if DYNAMIC:
         # Program p takes entry p, then claims the next one once it has issued a key block's last loads, which is
         # about when the MMA warps start that block's last query blocks: a program that ran fast claims sooner.
@@ -861,13 +880,12 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
             key_block, kv_head, batch = claimed_block(schedule, index, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
-            it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                                     stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
-                                     batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-                                     k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
-                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
-                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            it = _persistent_load_key_block(
+                Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+                stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
+                tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
+                lse_smem, delta_smem, STATS_IN_SMEM)
             tile_iter += 1
             index = gl.num_programs(0) + claim_entry(claims)
         _publish_key_block(ids, id_ready, id_empty, tile_iter, -1, ID_SLOTS)
@@ -880,13 +898,12 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
             if SPLIT_TAIL:
                 lo, num_blocks, _ = _listed_query_range(schedule, index, BLOCK_M)
-            mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
-            it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                                     stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
-                                     batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-                                     k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
-                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
-                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            it = _persistent_load_key_block(
+                Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+                stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
+                tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
+                lse_smem, delta_smem, STATS_IN_SMEM)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -894,13 +911,12 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
             key_block, kv_head, batch = _paired_block(unit, half, num_key_blocks, num_kv_heads)
             start_n = key_block * BLOCK_N
             lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
-            mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
-            it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                                     stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
-                                     batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-                                     k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
-                                     BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
-                                     stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            it = _persistent_load_key_block(
+                Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+                stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
+                seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
+                tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
+                lse_smem, delta_smem, STATS_IN_SMEM)
             tile_iter += 1
 
 

@@ -690,6 +690,29 @@ def _read_entry(ids, slot, q_ready, q_index, phase):
 
 
 @gluon.jit
+def _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+                 stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch, q_smem, k_smem, v_smem,
+                 q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+                 HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
+                 KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, tile_clock,
+                 CLOCK_TILES: gl.constexpr):
+    """The persistent loader's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``): its loads
+    (``_load_tile``) from K/V ring position ``it`` (returned advanced), and with CLOCK_TILES > 0 their issue times.
+    Every loop of ``_persistent_loader`` (round-robin, listed, dynamic) runs its tiles through it."""
+    start_m = block * CONSUMERS * ROWS
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
+    it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                    stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
+                    _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
+                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                    ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+    return it
+
+
+@gluon.jit
 def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                        stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads, num_units,
                        q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -723,17 +746,12 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
             pending = issue_claim(claims)
         while index < entries:
             block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
-            start_m = block * CONSUMERS * ROWS
             _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
-            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
-                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+            it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
+                              q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                              Q_BUFFERS, tile_clock, CLOCK_TILES)
             tile_iter += 1
             if CLAIM_AHEAD:
                 index = claimed_count(pending)
@@ -758,16 +776,11 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
-            start_m = block * CONSUMERS * ROWS
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
-            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
-                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+            it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
+                              q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                              Q_BUFFERS, tile_clock, CLOCK_TILES)
             tile_iter += 1
         if CLOCK_TILES > 0:
             mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
@@ -775,19 +788,44 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
         for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
             block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
-            start_m = block * CONSUMERS * ROWS
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
-            it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                            stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                            _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
-                            q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                            ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+            it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
+                              stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
+                              q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
+                              ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                              Q_BUFFERS, tile_clock, CLOCK_TILES)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
+
+
+@gluon.jit
+def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head,
+                              batch, seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
+                              kv_ready, kv_empty, it, tile_iter, turn, turn_it, HALF: gl.constexpr,
+                              ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                              IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, PIPELINED: gl.constexpr,
+                              SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, OUTPUT_FROM_REGISTERS: gl.constexpr,
+                              OUTPUT_BUFFER: gl.constexpr, o_smem, CONSUMERS: gl.constexpr,
+                              Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr,
+                              Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
+                              CLOCK_TILES: gl.constexpr):
+    """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
+    (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
+    loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it."""
+    start_m = block * CONSUMERS * ROWS
+    end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
+    it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                 batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
+                                 q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                 it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                                 NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
+                                 OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
+                                 EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
+    if CLOCK_TILES > 0:
+        mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+    return it, turn_it
 
 
 @gluon.jit
@@ -816,57 +854,35 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
         index = _read_entry(ids, 0, q_ready, HALF, 0)
         while index >= 0:
             block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
-            start_m = block * CONSUMERS * ROWS
-            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
-            it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                         batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
-                                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                         it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
-                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+            it, turn_it = _persistent_consumer_tile(
+                O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head, batch,
+                seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
+                tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
+                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)
             tile_iter += 1
             index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
                                 (tile_iter // Q_BUFFERS) & 1)
     elif LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
-            start_m = block * CONSUMERS * ROWS
-            end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
-            it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                         batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
-                                         q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                         it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
-                                         NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
-                                         OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                         EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
-            if CLOCK_TILES > 0:
-                mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+            it, turn_it = _persistent_consumer_tile(
+                O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head, batch,
+                seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
+                tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
+                PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
             for half in range(_unit_tiles(unit, num_blocks, IS_CAUSAL)):
                 block, head, batch = _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL)
-                start_m = block * CONSUMERS * ROWS
-                end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
-                if CLOCK_TILES > 0:
-                    mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
-                it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh,
-                                             stride_lm, batch, head, start_m, end_n, seqlen_q, seqlen_k,
-                                             softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready,
-                                             kv_empty, it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM,
-                                             IS_CAUSAL, NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG,
-                                             OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS == 3,
-                                             CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS,
-                                             WIDE_STORES)
-                if CLOCK_TILES > 0:
-                    mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+                it, turn_it = _persistent_consumer_tile(
+                    O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head, batch,
+                    seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
+                    tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
+                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
+                    HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
