@@ -189,3 +189,19 @@ def test_a_bad_path_shard_is_refused_naming_the_option(text, message, capsys):
     assert stopped.value.code == 2
     error = capsys.readouterr().err
     assert "--path-shard" in error and message in error and repr(text) in error
+
+
+def test_every_path_with_extra_cases_is_a_forced_path_and_its_cases_are_not_path_cases_already():
+    paths = check.forced_paths()
+    for name, cases in check.PATH_EXTRA_CASES.items():
+        assert name in paths, name
+        assert cases and not {case.name for case in cases} & {case.name for case in check.PATH_CASES}, name
+
+
+def test_the_split_tail_forward_path_runs_a_d256_shape_whose_round_robin_leaves_a_partial_round():
+    # d=256's persistent form: 128-row tiles; the grid's 1k shape has 16 x 8 x 8 = 1024 of them on the H200's 132
+    # programs (7.76 rounds), so its split tail has pieces to merge; none of PATH_CASES has a non-causal d=256 shape.
+    (case,) = check.PATH_EXTRA_CASES[check.SPLIT_TAIL_FORWARD_PATH]
+    assert (case.head_dim, case.causal) == (256, False)
+    tiles = -(-case.seqlen_q // 128) * case.heads * case.batch
+    assert tiles % 132 != 0

@@ -231,3 +231,53 @@ def test_only_the_gluon_kernels_take_a_dynamic_tile_list(backward):
     problem = launchers.describe(torch.empty(2, 2, 256, 128), torch.empty(2, 2, 256, 128), "bhnd", None)
     with pytest.raises(ValueError, match="dynamic_schedule is an option of the persistent Gluon forward"):
         launchers.persistent_schedule(config, problem, True, 4, torch.device("cpu"), backward=backward)
+
+
+def test_a_split_tail_forward_reads_the_split_tail_list_when_the_round_robin_leaves_a_partial_round(monkeypatch):
+    # v0.38: the grid's d=128 1k (2048 query blocks on 132 programs: 68 in a 16th round) takes
+    # schedules.split_tail_forward_schedule's table, its pieces' buffer and merge table beside it.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True)
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    _, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, False, torch.device("cpu"))
+    expected = schedules.split_tail_forward_schedule(8, 256, 132, 8)
+    assert grid == (132,) and trailing[2].tolist() == expected.table()
+    assert constants == {"LISTED": True, "SPLIT_TAIL": True}
+    partials, combines = launchers.split_tail_partials(config, problem, 132, torch.device("cpu"))
+    merges = schedules.split_tail_combines(expected)
+    assert partials.shape == (sum(pieces for _, _, pieces in merges), 128 * (128 + 1))
+    assert partials.dtype == torch.float32
+    assert combines.tolist() == [merge[field] for field in range(3) for merge in merges]
+
+
+def test_a_split_tail_forward_runs_causal_calls_and_whole_rounds_unchanged(monkeypatch):
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    tuned = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    split = replace(tuned, split_tail=True)
+    grid_shape = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    whole_rounds = launchers.describe(torch.empty(33, 4, 1024, 128), torch.empty(33, 4, 1024, 128), "bhnd", None)
+    device = torch.device("cpu")
+    assert launchers.gluon_forward_launch(split, grid_shape, True, device)[1:3] == \
+        launchers.gluon_forward_launch(tuned, grid_shape, True, device)[1:3]
+    assert launchers.gluon_forward_launch(split, whole_rounds, False, device)[1:] == \
+        ((132,), (4, 8 * 4 * 33, None), {})  # 1056 query blocks: 8 whole rounds, round-robin
+
+
+def test_a_split_tail_is_an_option_of_the_persistent_gluon_forward():
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][0], split_tail=True)
+    with pytest.raises(ValueError, match="split_tail is an option of the persistent Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)
+    problem = launchers.describe(torch.empty(2, 2, 1024, 128), torch.empty(2, 2, 1024, 128), "bhnd", None)
+    ws = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, split_tail=True)
+    with pytest.raises(ValueError, match="split_tail is an option of the persistent Gluon forward"):
+        launchers.persistent_schedule(ws, problem, False, 3, torch.device("cpu"))
+
+
+def test_the_sass_hash_script_covers_every_tuned_gluon_forward_form_and_no_split_tail_form():
+    # benchmarks/gluon_forward_sass_hashes.py: the before/after check that a change leaves the kernels that ran alone.
+    from bench.scripts import load_benchmark_script
+
+    forms = load_benchmark_script("gluon_forward_sass_hashes").forms()
+    assert all((d, config) in forms for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
+               for config in candidates)
+    assert not any(config.split_tail for _, config in forms) and len(set(forms)) == len(forms)

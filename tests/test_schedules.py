@@ -237,3 +237,65 @@ def test_the_claim_order_lists_every_tile_once_pairs_first_then_the_tail_costlie
 def test_the_claim_order_rejects_work_of_the_wrong_length():
     with pytest.raises(ValueError, match="block_work: expected one entry per query block \\(4\\), got 3"):
         schedules.claim_order(4, 2, 3, (1.0, 2.0, 3.0))
+
+
+# --- the non-causal persistent forward's split tail (v0.38) ------------------------------------------------
+
+@pytest.mark.parametrize("query_blocks, head_batches, programs, key_blocks",
+                         [(8, 256, 132, 8), (8, 512, 132, 8), (8, 96, 132, 12), (8, 128, 132, 16), (5, 3, 4, 7)])
+def test_a_forward_split_tail_covers_every_key_block_of_every_query_block_exactly_once(query_blocks, head_batches,
+                                                                                        programs, key_blocks):
+    schedule = schedules.split_tail_forward_schedule(query_blocks, head_batches, programs, key_blocks)
+    covered = sorted((tile, block) for tile, first, end, _ in _pieces(schedule) for block in range(first, end))
+    assert covered == [(tile, block) for tile in range(query_blocks * head_batches) for block in range(key_blocks)]
+
+
+def test_a_forward_split_tail_stores_whole_tiles_directly_and_gives_each_piece_a_slot_of_its_own():
+    # The grid's d=128 1k: 2048 query blocks of 8 key blocks on 132 programs; the 68 tail tiles' 544 key blocks
+    # in runs of 4-5, so every tail tile is cut (no run covers one whole).
+    schedule = schedules.split_tail_forward_schedule(8, 256, 132, 8)
+    pieces = _pieces(schedule)
+    assert all(slot == -1 and (first, end) == (0, 8) for tile, first, end, slot in pieces if tile < 1980)
+    tail = [piece for piece in pieces if piece[0] >= 1980]
+    assert sorted(slot for *_, slot in tail) == list(range(len(tail)))
+    assert sum(end - first for _, first, end, _ in tail) == 68 * 8
+
+
+def test_a_forward_split_tail_piece_covering_a_whole_tile_is_stored_directly():
+    # 15 tiles of 2 key blocks on 4 programs: 12 in whole rounds; the 3 tail tiles' 6 key blocks in runs of 2, 2, 1,
+    # 1: programs 0 and 1 run tiles 12 and 13 whole (no merge), programs 2 and 3 cut tile 14.
+    schedule = schedules.split_tail_forward_schedule(5, 3, 4, 2)
+    pieces = _pieces(schedule)
+    assert [piece for piece in pieces if piece[0] >= 12] == [(12, 0, 2, -1), (13, 0, 2, -1), (14, 0, 1, 0),
+                                                              (14, 1, 2, 1)]
+    assert schedules.split_tail_combines(schedule) == [(14, 0, 2)]
+
+
+def test_a_forward_split_tails_merges_name_each_cut_tile_once_with_its_pieces_consecutive_slots_in_key_order():
+    schedule = schedules.split_tail_forward_schedule(8, 96, 132, 12)
+    merges = schedules.split_tail_combines(schedule)
+    pieces = _pieces(schedule)
+    by_slot = {slot: (tile, first, end) for tile, first, end, slot in pieces if slot >= 0}
+    assert len({tile for tile, _, _ in merges}) == len(merges)
+    assert sum(count for _, _, count in merges) == len(by_slot)
+    for tile, first_slot, count in merges:
+        ranges = [by_slot[slot] for slot in range(first_slot, first_slot + count)]
+        assert all(piece_tile == tile for piece_tile, _, _ in ranges)
+        assert [(first, end) for _, first, end in ranges] == \
+            list(zip([0] + [end for _, _, end in ranges[:-1]], [end for _, _, end in ranges]))
+        assert ranges[-1][2] == 12 and count >= 2
+
+
+def test_a_forward_split_tail_busiest_program_runs_a_fraction_of_a_tile_past_the_whole_rounds():
+    # Round-robin: 16 tiles of 8 key blocks for the busiest of 132 programs (2048 tiles); split: 15 x 8 + 5.
+    schedule = schedules.split_tail_forward_schedule(8, 256, 132, 8)
+    entries = _pieces(schedule)
+    busiest = max(sum(end - first for _, first, end, _ in entries[schedule.offsets[p]:schedule.offsets[p + 1]])
+                  for p in range(132))
+    assert busiest == 15 * 8 + 5
+
+
+def test_without_a_tail_the_forward_split_schedule_has_no_merges():
+    schedule = schedules.split_tail_forward_schedule(4, 6, 8, 16)  # 24 tiles on 8 programs
+    assert all(piece == (0, 16, -1) for piece in schedule.pieces)
+    assert schedules.split_tail_combines(schedule) == []

@@ -224,6 +224,15 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d64 1k, the grid's 16x32 heads", "d128 1k, the grid's 16x16 heads", "d128 GQA 8/2 1000x1500, 12 sequences",
     "d128 1k, late key spikes", "d64 causal 2k, late key spikes")]
 
+SPLIT_TAIL_FORWARD_PATH = "forward: Gluon, persistent, split tail"
+# Cases a path runs after PATH_CASES: shapes that reach its kernel's new code, which no path case does. The split-tail
+# forward's non-causal path cases with a partial last round are at d=64 (4 tiles of 8 one-block pieces) and d=128
+# (68 tiles in pieces of 4-5 key blocks; 108 tiles with a partial last query and key block and grouped heads); d=256's
+# grid shape at 1k adds 100 tiles of 16 key blocks on 132 programs (runs of 12-13 blocks).
+PATH_EXTRA_CASES = {
+    SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
+}
+
 
 def forced_paths() -> dict:
     """name -> (environment variables, {candidate-list name in flashio.configs: replacement}) per path."""
@@ -385,6 +394,13 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, dynamic tile list at d=256": gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
             replace(configs.FORWARD_GLUON_CANDIDATES[256][1], balanced_schedule=True, dynamic_schedule=True)),
+        # v0.38 (prepared): the tuned persistent forms of d=64 and d=128 and d=256's persistent form with the
+        # non-causal round-robin's last, partial round cut along its key blocks, the pieces merged after the kernel
+        # (``split_tail``; causal calls run them unchanged). PATH_EXTRA_CASES adds the d=256 case that has a tail.
+        SPLIT_TAIL_FORWARD_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True)),
         # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
         # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);
         # the same with the 4-byte stores they had before (d=256's tuned form does not store from registers).
@@ -691,7 +707,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 environment, candidate_lists = paths[path_name]
                 print(f"forced path: {path_name}", flush=True)
                 with forcing(environment, candidate_lists):
-                    for case in PATH_CASES:
+                    for case in PATH_CASES + PATH_EXTRA_CASES.get(path_name, []):
                         failures += check_case(case, path_name)
         if previous is None:
             del os.environ["FLASHIO_AUTOTUNE"]

@@ -91,6 +91,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                          f"release); got {config}")
     if config.balanced_schedule and not config.persistent:
         raise ValueError(f"balanced_schedule is an option of the persistent forward; got {config}")
+    if config.split_tail and not config.persistent:
+        raise ValueError(f"split_tail is an option of the persistent Gluon forward; got {config}")
     if config.dynamic_schedule and not (config.persistent and config.balanced_schedule):
         raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward with balanced_schedule; "
                          f"got {config}")
@@ -125,7 +127,9 @@ def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, d
     query rows, head and batch, or for the persistent kernel one 12-warp program per multiprocessor (at most
     one per work unit: a query block of one head, or causal, a pair of them of equal total work,
     kernels/forward_gluon.py) with (heads, work units, tile list) appended to the arguments (the list is
-    read only with ``balanced_schedule``, causal: ``LISTED``)."""
+    read only with ``balanced_schedule``, causal: ``LISTED``, or with ``split_tail``, non-causal with a partial last
+    round: ``LISTED`` and ``SPLIT_TAIL``, whose pieces the caller gives a buffer, ``split_tail_partials``, and merges
+    after the kernel, ``combine_split_tail``)."""
     query_blocks = cdiv(problem.seqlen_q, config.block_m)
     if not config.persistent:
         return forward_gluon_kernels.attention_forward_gluon_kernel, (query_blocks, problem.num_heads,
@@ -148,11 +152,15 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     once per device and shape (a host-to-device copy on the first call only), and ``LISTED``; else None and
     no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read). A fused backward
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
-    ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``."""
-    if backward and config.split_tail and not causal:
-        if split_tail_extent(config, problem, programs)[1] == 0:
+    ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``; a Gluon forward with ``split_tail``, likewise
+    with ``schedules.split_tail_forward_schedule``'s."""
+    if config.split_tail and not causal:
+        if not backward and config.path != "gluon":
+            raise ValueError(f"split_tail is an option of the persistent Gluon forward and of the persistent "
+                             f"warp-specialised fused backward; got {config} for the forward")
+        if split_tail_extent(config, problem, programs, backward)[1] == 0:
             return None, {}  # whole rounds: the round-robin has no tail to split
-        return _split_tail_table(config, problem, programs, device), {"LISTED": True, "SPLIT_TAIL": True}
+        return _split_tail_table(config, problem, programs, device, backward), {"LISTED": True, "SPLIT_TAIL": True}
     if config.dynamic_schedule and config.path != "gluon":
         raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward and of the persistent "
                          f"warp-specialised fused backward; got {config} for the "
@@ -229,22 +237,79 @@ def _claim_counters(device: torch.device) -> torch.Tensor:
     return counters
 
 
-def split_tail_extent(config: TileConfig, problem: "Problem", programs: int) -> tuple[int, int]:
-    """(first tile id, tiles) of a split-tail fused backward's last round (``schedules.split_tail_schedule``):
-    its key blocks' dK/dV are summed in a float32 buffer of that many slots."""
-    tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
+def split_tail_extent(config: TileConfig, problem: "Problem", programs: int,
+                      backward: bool = True) -> tuple[int, int]:
+    """(first tile id, tiles) of a split-tail persistent kernel's last round: the fused backward's key blocks
+    (``schedules.split_tail_schedule``; their dK/dV are summed in a float32 buffer of that many slots) or
+    (``backward=False``) the Gluon forward's query blocks (``schedules.split_tail_forward_schedule``)."""
+    if backward:
+        tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
+    else:
+        tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
     programs = min(programs, tiles)
     return tiles // programs * programs, tiles % programs
 
 
-def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device) -> torch.Tensor:
-    """``schedules.split_tail_schedule``'s table for a fused backward's key blocks (whole rounds only when the key
-    blocks leave no partial one)."""
-    head_batches = problem.num_kv_heads * problem.batch
-    return _schedule_table((device, "split tail", head_batches, programs, problem.seqlen_q, problem.seqlen_k,
-                            config.block_m, config.block_n), programs, device,
-                           lambda: schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n), head_batches,
-                                                                 programs, cdiv(problem.seqlen_q, config.block_m)))
+def _split_tail_schedule(config: TileConfig, problem: "Problem", programs: int,
+                         backward: bool) -> schedules.TileSchedule:
+    """The split-tail schedule of a fused backward's key blocks or (``backward=False``) a Gluon forward's query
+    blocks."""
+    if backward:
+        return schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n),
+                                             problem.num_kv_heads * problem.batch, programs,
+                                             cdiv(problem.seqlen_q, config.block_m))
+    return schedules.split_tail_forward_schedule(cdiv(problem.seqlen_q, config.block_m),
+                                                 problem.num_heads * problem.batch, programs,
+                                                 cdiv(problem.seqlen_k, config.block_n))
+
+
+def _split_tail_key(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
+                    backward: bool) -> tuple:
+    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    return (device, "split tail" if backward else "forward split tail", head_batches, programs, problem.seqlen_q,
+            problem.seqlen_k, config.block_m, config.block_n)
+
+
+def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
+                      backward: bool = True) -> torch.Tensor:
+    """``_split_tail_schedule``'s table (whole rounds only when the tiles leave no partial one)."""
+    return _schedule_table(_split_tail_key(config, problem, programs, device, backward), programs, device,
+                           lambda: _split_tail_schedule(config, problem, programs, backward))
+
+
+def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
+                        device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """(float32 buffer, int32 merge table) of a split-tail Gluon forward of ``programs`` programs: one slot per piece
+    of a split tile (``block_m`` x d outputs, then ``block_m`` LSE values, written by the kernel before they are
+    read: never cleared) and ``schedules.split_tail_combines``' (tile ids, first slots, piece counts), made once per
+    device and shape."""
+    key = _split_tail_key(config, problem, programs, device, False)
+    merges = _SPLIT_TAIL_COMBINES.get(key)
+    if merges is None:
+        merges = _SPLIT_TAIL_COMBINES[key] = schedules.split_tail_combines(
+            _split_tail_schedule(config, problem, programs, False))
+    combines = _cached_table(key + ("combines",), device,
+                             lambda: [merge[field] for field in range(3) for merge in merges])
+    partials = launch_plans.empty((sum(merge[2] for merge in merges), config.block_m * (problem.head_dim + 1)),
+                                  device=device, dtype=torch.float32)
+    return partials, combines
+
+
+_SPLIT_TAIL_COMBINES: dict = {}
+# Rows of a tile that one program of the split tail's merge takes (register use: BLOCK_ROWS x d float32 twice).
+SPLIT_TAIL_COMBINE_ROWS = 32
+
+
+def combine_split_tail(partials: torch.Tensor, combines: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
+                       out_strides: tuple, lse_strides: tuple, problem: "Problem", block_m: int) -> None:
+    """The split tiles' O and LSE from their pieces in ``partials`` (``split_tail_partials``; kernels/forward.py's
+    ``split_tail_combine_kernel``), after a split-tail Gluon forward."""
+    merges = combines.numel() // 3
+    launch_plans.launch(
+        forward_kernels.split_tail_combine_kernel, (merges, cdiv(block_m, SPLIT_TAIL_COMBINE_ROWS)), partials,
+        combines, out, lse, *out_strides[:3], *lse_strides, cdiv(problem.seqlen_q, block_m), problem.num_heads,
+        problem.seqlen_q, merges, TILE_ROWS=block_m, HEAD_DIM=problem.head_dim, BLOCK_ROWS=SPLIT_TAIL_COMBINE_ROWS,
+        num_warps=4)
 
 
 # Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the
@@ -767,6 +832,13 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                              **gluon_forward_constants(config, problem.head_dim),
                              **({"maxnreg": config.max_registers} if config.max_registers else {}))
             kernel, gluon_grid, trailing, listed = gluon_forward_launch(config, problem, causal, q.device)
+            if listed.get("SPLIT_TAIL"):  # the last round's tiles in pieces, merged after the kernel
+                partials, combines = split_tail_partials(config, problem, gluon_grid[0], q.device)
+                launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants, **listed,
+                                    partials=partials)
+                combine_split_tail(partials, combines, out, lse, tensor_strides[3], stats_strides, problem,
+                                   config.block_m)
+                return
             launch_plans.launch(kernel, gluon_grid, *arguments, *trailing, **constants, **listed)
             return
         if config.path == "ws":

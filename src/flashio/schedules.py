@@ -203,6 +203,44 @@ def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,
     return replace(schedule, pieces=tuple(entry[1:] for entries in lists for entry in entries))
 
 
+def split_tail_forward_schedule(query_blocks: int, head_batches: int, programs: int,
+                                key_blocks: int) -> TileSchedule:
+    """Non-causal persistent forward: ``split_tail_schedule`` with the roles swapped -- tiles are query blocks
+    (ids ``head_batch * query_blocks + block``), each of ``key_blocks`` key-block steps -- and the last,
+    partial round's tiles cut along their key blocks, one run per program. Unlike the backward's dK/dV, a
+    forward piece's output cannot be added to another's: each piece of a split tile gets a slot of its own
+    (numbered in entry order, so a tile's pieces take consecutive slots, in key order), where the kernel
+    leaves the piece's O (divided by its own softmax sum) and LSE for ``split_tail_combines``' merge. A tail
+    entry that covers a whole tile, like every whole-round entry, has slot -1: stored directly."""
+    backward_form = split_tail_schedule(query_blocks, head_batches, programs, key_blocks)
+    pieces, slots = [], 0
+    for first, end, slot in backward_form.pieces:
+        if slot < 0 or (first, end) == (0, key_blocks):
+            pieces.append((first, end, -1))
+        else:
+            pieces.append((first, end, slots))
+            slots += 1
+    return replace(backward_form, pieces=tuple(pieces))
+
+
+def split_tail_combines(schedule: TileSchedule) -> list[tuple[int, int, int]]:
+    """The merges a ``split_tail_forward_schedule`` leaves after the kernel: (tile id, first slot, pieces) for each
+    tile whose pieces went to slots, in slot order (O = sum_j exp(LSE_j - LSE) O_j with LSE = log sum_j exp(LSE_j),
+    FlashAttention's split-KV combine)."""
+    combines: list[list[int]] = []
+    for tile, piece in zip(schedule.tiles, schedule.pieces or ()):
+        slot = piece[2]
+        if slot < 0:
+            continue
+        if combines and combines[-1][0] == tile:
+            if slot != combines[-1][1] + combines[-1][2]:
+                raise ValueError(f"tile {tile}'s pieces are not in consecutive slots: {schedule.pieces}")
+            combines[-1][2] += 1
+        else:
+            combines.append([tile, slot, 1])
+    return [tuple(combine) for combine in combines]
+
+
 def causal_forward_block_work(seqlen_q: int, seqlen_k: int, block_m: int, block_n: int) -> tuple[float, ...]:
     """Key blocks each query block of a causal forward runs (bottom-right alignment: query block i sees the
     keys below min(max((i + 1) * block_m + seqlen_k - seqlen_q, 0), seqlen_k))."""

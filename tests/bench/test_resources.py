@@ -308,9 +308,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # prepared) none at d=64, 8 B at d=128 causal. v0.25's tuned forms with ping-pong turns (prepared): none at
     # d=64, 32 B at d=128 causal. v0.31's tuned forms with 16-byte output stores (prepared): the same bounds.
     # v0.36's dynamic tile list (d=128's tuned form, so also the forced paths built on the tuned forms, and the
-    # path "dynamic tile list" at d=64): none. v0.37's d=256 form with it (prepared): within the bounds.
+    # path "dynamic tile list" at d=64): none. v0.37's d=256 form with it (prepared): within the bounds. v0.38's split
+    # tail (prepared): the three forms of its path compiled non-causal with the split list, and the same three forms'
+    # non-causal round-robin compile (below): within the bounds.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 39
+    assert len(rows) == 45
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
@@ -329,7 +331,7 @@ def test_sixteen_byte_output_stores_replace_the_four_byte_ones_without_shared_me
     # static form with 4-byte stores; the list adds the claim counters' two resets (4-byte stores) and its entry slots
     # (at most 64 bytes of shared memory with their alignment).
     rows = {row["label"]: row for row in gluon_forward}
-    wide = [row for label, row in rows.items() if "wide-out" in label]
+    wide = [row for label, row in rows.items() if "wide-out" in label and "non-causal" not in label]
     assert len(wide) == 5 and sum(" dynamic" in row["label"] for row in wide) == 2
     for row in wide:
         dynamic = " dynamic" in row["label"]
@@ -342,6 +344,27 @@ def test_sixteen_byte_output_stores_replace_the_four_byte_ones_without_shared_me
         assert (row["registers"], row["HGMMA"]) == (base["registers"], base["HGMMA"]), (row, base)
         assert 0 <= row["shared_kb"] - base["shared_kb"] <= (64 / 1024 if dynamic else 0), (row, base)
         assert row["stack"] <= (32 if "persistent" in row["label"] else 0), row
+
+
+def test_a_split_tail_forward_keeps_the_round_robins_registers_and_products_and_adds_only_the_piece_stores(
+        gluon_forward):
+    # v0.38 (prepared): the tuned persistent forms of d=64 and d=128 and d=256's persistent form, compiled non-causal
+    # with the split tail's list, against the same forms' non-causal round-robin compile: 12 warps on warpgroup MMAs,
+    # the same registers and HGMMAs, at most 16 bytes more shared memory; per consumer d/4 more narrow stores (the
+    # piece's float32 output, 8 bytes at a time) and 2 (its LSE rows; d=128: 64 STG.E.64 and 4 more STG.E in all). The list's loop keeps a few values on the stack
+    # (8 B at d=128, 32 B at d=256, none at d=64; the round-robin none), reloaded per tile: v0.38 read the SASS, no
+    # reload inside the loops holding the key blocks' HGMMAs.
+    rows = {row["label"]: row for row in gluon_forward}
+    split = [row for label, row in rows.items() if " split-tail" in label]
+    assert len(split) == 3 and all(" non-causal" in row["label"] for row in split)
+    for row in split:
+        round_robin = rows[row["label"].replace(" split-tail", "")]
+        head_dim = int(row["label"].rsplit("d=", 1)[1])
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert (row["registers"], row["HGMMA"]) == (round_robin["registers"], round_robin["HGMMA"]), (row, round_robin)
+        assert 0 <= row["shared_kb"] - round_robin["shared_kb"] <= 16 / 1024, (row, round_robin)
+        assert row["STG_narrow"] - round_robin["STG_narrow"] == 2 * (head_dim // 4 + 2), (row, round_robin)
+        assert round_robin["stack"] == 0 and row["stack"] <= 32, (row, round_robin)
 
 
 def test_a_split_tail_adds_its_pieces_in_float32_and_spills_no_more_than_the_round_robin(fused_backward):

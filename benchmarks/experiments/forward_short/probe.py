@@ -501,6 +501,21 @@ epilogue is a small share. Check path first: "forward: Gluon, one tile per progr
         --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:4096 noncausal:16384 causal:2048 \
         --forms "Gluon, two programs per SM, plain loop" "Gluon, two programs per SM, output from registers" \
         "Gluon, two programs per SM, output from registers, 16-byte stores" "Gluon pipelined" "tuned persistent"
+
+Run 45 (prepared in v0.38, not run; results/2026-12-02_h200_v0.38_prepared/call1_prepared.sh, after the check path
+"forward: Gluon, persistent, split tail"): the tuned persistent forms with the non-causal round-robin's last, partial
+round cut along its key blocks (``split_tail``; pieces merged by a second kernel). At every N of the grid d=128 has
+2048 query blocks on 132 programs (15.5 rounds), d=64 4096 (31.03), d=256 1024 (7.76). With a tile costing its key
+blocks plus 1.7 blocks of fixed cost (``schedules.TILE_OVERHEAD_BLOCKS``, a piece paying it too), the busiest program
+shortens at 1k / 2k / 16k by 0.8% / 1.9% / 2.9% at d=128 (1k: 155.2 -> 153.9 block times, the tail's runs of 5 blocks
+in two pieces), 2.3% / - / 2.9% at d=64 and 0.9% / - / 2.9% at d=256; the merge writes and reads ~9 MB at d=128 1k
+(68 tiles in ~2 pieces each, float32) and takes a launch: ~3-4 µs, 1.3% of the 1k forward, a smaller share as N
+grows. Prediction: d=128 level at 1k (-1% to +1%), +0-2% at 2k, +1-3% at 4k-16k; d=64 +1-2%; d=256 level at 1k,
++1-3% at 16k.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
+        256 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:4096 noncausal:16384 \
+        --forms "tuned persistent" "tuned persistent, split tail"
 """
 
 import argparse
@@ -732,6 +747,13 @@ FORMS = {
         "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][1],),
                                      128: (configs.FORWARD_GLUON_CANDIDATES[128][2],)}},
         lambda: measured_tile_costs(tail_only=True)),
+    # v0.38 (prepared): the tuned persistent forms (d=256: its persistent form) with the non-causal round-robin's last,
+    # partial round cut along its key blocks into one run per program, the pieces merged after the kernel
+    # (``split_tail``); against "tuned persistent" at non-causal points.
+    "tuned persistent, split tail": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True),),
+        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -53,7 +53,7 @@ _POINTERS = {
     "Q": "*bf16", "K": "*bf16", "V": "*bf16", "O": "*bf16", "DO": "*bf16", "DK": "*bf16", "DV": "*bf16",
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
-    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64", "claims": "*i32",
+    "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64", "claims": "*i32", "partials": "*fp32",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -95,6 +95,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
         constants["tile_clock"] = None  # a probe's timestamp buffer: None unless CLOCK_TILES asks for it
     if "claims" in parameters and not constants.get("DYNAMIC"):
         constants["claims"] = None  # a dynamic tile list's counters: None without one, as in a launch
+    if "partials" in parameters and not constants.get("SPLIT_TAIL"):
+        constants["partials"] = None  # a split tail's piece buffer: None without one, as in a launch
     signature, constexprs, attrs = {}, dict(constants), {}
     for index, name in enumerate(params):
         if name in constants:
@@ -221,6 +223,16 @@ def surveyed():
     for d, config in gluon_forward_tiles if launchers.GLUON_AVAILABLE else ():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
             else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
+        if config.split_tail:
+            # v0.38 (prepared): a split tail changes only non-causal calls; compiled as they run (the split tail's
+            # list, LISTED and SPLIT_TAIL) beside the same form's non-causal round-robin compile.
+            round_robin = replace(config, split_tail=False)
+            rows.append((f"forward {describe_choice(round_robin, 'forward')} non-causal d={d}", kernel,
+                         dict(launchers.gluon_forward_constants(round_robin, d), IS_CAUSAL=False), round_robin))
+            rows.append((f"forward {describe_choice(config, 'forward')} non-causal d={d}", kernel,
+                         dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
+                              SPLIT_TAIL=True), config))
+            continue
         rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
                           **({"LISTED": True} if config.balanced_schedule else {}),

@@ -167,3 +167,57 @@ def attention_forward_kernel(
         tl.store(o_ptrs, out.to(O.dtype.element_ty), mask=row_in[:, None])
     else:
         tl.store(o_ptrs, out.to(O.dtype.element_ty), mask=row_in[:, None] & (offs_d[None, :] < head_dim))
+
+
+@triton.jit(do_not_specialize=["num_blocks", "num_heads", "seqlen_q", "combines"])
+def split_tail_combine_kernel(
+    PARTIALS, COMBINES, O, LSE,
+    stride_ob, stride_oh, stride_om,
+    stride_lb, stride_lh, stride_lm,
+    num_blocks, num_heads, seqlen_q, combines,
+    TILE_ROWS: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_ROWS: tl.constexpr,
+):
+    """The output rows of one tile that a split-tail persistent forward cut along its keys
+    (``flashio.schedules.split_tail_forward_schedule``), from its pieces: merge ``program_id(0)`` of the
+    ``combines`` in the int32 table ``COMBINES`` (tile ids, then first slots, then piece counts, ``combines`` each;
+    tile id ``head_batch * num_blocks + block``), rows [program_id(1) * BLOCK_ROWS, + BLOCK_ROWS) of the tile.
+    Slot s of ``PARTIALS`` holds a piece's O_j (TILE_ROWS x HEAD_DIM float32, divided by the piece's own softmax
+    sum), then its LSE_j (TILE_ROWS). With M = max_j LSE_j (FlashAttention's split-KV combine):
+    LSE = M + log(sum_j exp(LSE_j - M)), O = sum_j exp(LSE_j - LSE) O_j, in one pass over the pieces (the running
+    maximum rescales the sums, as the online softmax does). Rows that saw no key (every LSE_j = -inf) get O = 0,
+    LSE = -inf; rows past ``seqlen_q`` are not written. Integer arguments are not specialised, so that a new
+    length does not compile it again."""
+    combine = tl.program_id(0)
+    tile = tl.load(COMBINES + combine)
+    first_slot = tl.load(COMBINES + combines + combine)
+    pieces = tl.load(COMBINES + 2 * combines + combine)
+    head_batch = tile // num_blocks
+    head = head_batch % num_heads
+    batch = head_batch // num_heads
+    tile_rows = tl.program_id(1) * BLOCK_ROWS + tl.arange(0, BLOCK_ROWS)
+    cols = tl.arange(0, HEAD_DIM)
+    rows = (tile % num_blocks) * TILE_ROWS + tile_rows
+    SLOT: tl.constexpr = TILE_ROWS * (HEAD_DIM + 1)
+    m = tl.full([BLOCK_ROWS], float("-inf"), tl.float32)
+    total = tl.zeros([BLOCK_ROWS], tl.float32)
+    acc = tl.zeros([BLOCK_ROWS, HEAD_DIM], tl.float32)
+    for piece in range(pieces):
+        base = PARTIALS + (first_slot + piece).to(tl.int64) * SLOT
+        lse_j = tl.load(base + TILE_ROWS * HEAD_DIM + tile_rows)
+        o_j = tl.load(base + tile_rows[:, None] * HEAD_DIM + cols[None, :])
+        m_new = tl.maximum(m, lse_j)
+        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)  # no piece has seen a key yet: no NaN
+        rescale = tl.exp(m - m_safe)
+        weight = tl.exp(lse_j - m_safe)
+        total = total * rescale + weight
+        acc = acc * rescale[:, None] + weight[:, None] * o_j
+        m = m_new
+    seen = total > 0.0
+    total_safe = tl.where(seen, total, 1.0)
+    lse = tl.where(seen, m + tl.log(total_safe), float("-inf"))
+    out = acc / total_safe[:, None]
+    in_range = rows < seqlen_q
+    tl.store(LSE + batch.to(tl.int64) * stride_lb + head.to(tl.int64) * stride_lh + rows * stride_lm, lse,
+             mask=in_range)
+    tl.store(O + batch.to(tl.int64) * stride_ob + head.to(tl.int64) * stride_oh + rows.to(tl.int64)[:, None] *
+             stride_om + cols[None, :], out.to(O.dtype.element_ty), mask=in_range[:, None])

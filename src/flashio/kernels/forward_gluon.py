@@ -47,8 +47,8 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _paired_block, _paired_halves,
-                                             _wait_for_last_loads)
+from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _listed_query_range, _paired_block,
+                                             _paired_halves, _wait_for_last_loads)
 from flashio.kernels.gluon_claims import claim_entry, claimed_block, claimed_count, issue_claim, release_claims
 from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_rows_wide
@@ -84,8 +84,9 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False,
-               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
-    """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks [0, end_n) into the ring from
+               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1, key_start=0):
+    """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks
+    [key_start, end_n) (a split tail's piece starts past 0) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
     the previous tile's loads land before its descriptors are rewritten (same scratch slots), and each Q
     half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
@@ -110,10 +111,10 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
     v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
                               kv_tile_layout)
     KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
-    ahead = 0
+    ahead = key_start
     if KV_FIRST:
-        ahead = gl.minimum(end_n, BLOCK_N)
-        it = _load_key_blocks(k_desc, v_desc, 0, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
+        ahead = gl.minimum(end_n, key_start + BLOCK_N)
+        it = _load_key_blocks(k_desc, v_desc, key_start, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
                               BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
     for half in gl.static_range(CONSUMERS):
         q_index = tile_iter % Q_BUFFERS * CONSUMERS + half
@@ -206,12 +207,12 @@ def _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, s
 def _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end, seqlen_k,
               causal_shift, qk_scale, it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
               HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
-              SPLIT_KV: gl.constexpr):
-    """Key blocks [0, own_end): unmasked ones up to ``unmasked_end``, then masked ones; the ring from
+              SPLIT_KV: gl.constexpr, key_start=0):
+    """Key blocks [key_start, own_end): unmasked ones up to ``unmasked_end``, then masked ones; the ring from
     position ``it``. Returns (O, m, l, ring position)."""
-    acc, m_i, l_i, it = _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, 0, unmasked_end,
-                                   seqlen_k, causal_shift, qk_scale, it, False, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
-                                   NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+    acc, m_i, l_i, it = _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, key_start,
+                                   unmasked_end, seqlen_k, causal_shift, qk_scale, it, False, IS_CAUSAL, ROWS, BLOCK_N,
+                                   HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
     return _key_range(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end, own_end,
                       seqlen_k, causal_shift, qk_scale, it, True, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES,
                       s_layout, o_layout, SPLIT_KV)
@@ -355,8 +356,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
-                        Q_IN_REGISTERS: gl.constexpr = False):
-    """The key blocks [0, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
+                        Q_IN_REGISTERS: gl.constexpr = False, key_start=0):
+    """The key blocks [key_start, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
     and epilogue. Two blocks' K/V slots are held at once, so the ring needs three slots for the loader to
@@ -366,10 +367,11 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     tile's Q (after a HBM latency) overlaps them and the epilogue instead of following them. With
     HALF_DIAGONAL, when ``full_end`` < ``own_end`` the last block [full_end, own_end) is one whose second
     half no row of this consumer sees (``_half_block_last``). Returns (O, m, l, ring position, turns
-    taken). ``q_buf`` is Q's shared buffer, or with Q_IN_REGISTERS Q itself as a register A operand."""
+    taken). ``q_buf`` is Q's shared buffer, or with Q_IN_REGISTERS Q itself as a register A operand. A split
+    tail's piece (non-causal) starts at ``key_start`` > 0: its first block is then the prologue's."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
-    if own_end > 0:
+    if own_end > key_start:
         first_slot = it % NUM_STAGES
         mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
         if PINGPONG:
@@ -383,20 +385,20 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(first_slot))
         if EARLY_Q_RELEASE:
-            if own_end <= BLOCK_N:  # block 0 is the last: Q is read
+            if own_end <= key_start + BLOCK_N:  # block 0 is the last: Q is read
                 _hand_back(q_free)
         # Block 0 unmasked when every row of this consumer sees all of it (v0.17). Not at d=256: there the
         # second copy of the softmax costs the ping-pong form 48 B of stack, and with 64-key blocks block 0
         # is half the share of a tile's work that it is at d <= 128.
-        if HEAD_DIM <= 128 and unmasked_end >= BLOCK_N:
-            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale,
-                                                       False, IS_CAUSAL, BLOCK_N, s_layout)
+        if HEAD_DIM <= 128 and unmasked_end >= key_start + BLOCK_N:
+            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
+                                                       qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout)
         else:
-            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, 0, seqlen_k, causal_shift, qk_scale,
-                                                       True, IS_CAUSAL, BLOCK_N, s_layout)
+            p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
+                                                       qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
-    for start_n in range(BLOCK_N, unmasked_end, BLOCK_N):
+    for start_n in range(key_start + BLOCK_N, unmasked_end, BLOCK_N):
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
@@ -405,13 +407,13 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     masked_end = own_end
     if HALF_DIAGONAL:
         masked_end = full_end
-    for start_n in range(gl.maximum(unmasked_end, BLOCK_N), masked_end, BLOCK_N):
+    for start_n in range(gl.maximum(unmasked_end, key_start + BLOCK_N), masked_end, BLOCK_N):
         acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i,
                                                     rows, start_n, seqlen_k, causal_shift, qk_scale, turn, turn_it,
                                                     True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout, o_layout,
                                                     SPLIT_KV, HALF, PINGPONG, q_free, own_end, EARLY_Q_RELEASE)
         it += 1
-    last_block_whole = own_end > 0
+    last_block_whole = own_end > key_start
     if HALF_DIAGONAL:
         if full_end < own_end:  # the last block's second half unseen: half products (block 0 is full)
             acc, m_i, l_i, turn_it = _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
@@ -457,6 +459,26 @@ def _own_keys(first, end_n, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N:
 
 
 @gluon.jit
+def _store_piece_lse(partials, slot, tile_rows, lse, TILE_ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """A split tail piece's LSE rows (``tile_rows``: their positions in the tile) into slot ``slot`` of
+    ``partials``: each slot is TILE_ROWS x HEAD_DIM float32 outputs, then TILE_ROWS LSE values. Rows past the last
+    query are written too (the merge leaves them out)."""
+    base = partials + slot.to(gl.int64) * (TILE_ROWS * (HEAD_DIM + 1)) + TILE_ROWS * HEAD_DIM
+    gl.store(base + tile_rows, lse)
+
+
+@gluon.jit
+def _store_piece_output(partials, slot, first_row, out, TILE_ROWS: gl.constexpr, ROWS: gl.constexpr,
+                        HEAD_DIM: gl.constexpr, o_layout: gl.constexpr):
+    """A split tail piece's output rows [first_row, first_row + ROWS) of its tile (float32, divided by the piece's
+    own softmax sum) into slot ``slot`` of ``partials`` (``_store_piece_lse`` has the slot's layout)."""
+    tile_rows = first_row + gl.arange(0, ROWS, layout=gl.SliceLayout(1, o_layout))
+    columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    base = partials + slot.to(gl.int64) * (TILE_ROWS * (HEAD_DIM + 1))
+    gl.store(base + tile_rows[:, None] * HEAD_DIM + columns[None, :], out)
+
+
+@gluon.jit
 def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                    batch, head, start_m, end_n, seqlen_q, seqlen_k, softmax_scale,
                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, turn, turn_it,
@@ -467,7 +489,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    SKIP_ROWS_PAST_END: gl.constexpr = False, CONSUMERS: gl.constexpr = 2,
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
                    HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
-                   WIDE_STORES: gl.constexpr = False):
+                   WIDE_STORES: gl.constexpr = False, KEY_RANGES: gl.constexpr = False, key_start=0,
+                   piece_slot=-1, partials=None):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -487,6 +510,9 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     as the score products' A operand and its buffer handed back at once, so that the loader fetches the next
     tile's Q during this tile (v0.18 runs 4-5: the consumers waited for Q at each tile start). WIDE_STORES
     (OUTPUT_FROM_REGISTERS): the output stored 16 bytes at a time (``gluon_stores.store_rows_wide``) instead of 4.
+    KEY_RANGES (a split tail's tile list, non-causal): the tile's keys are [key_start, end_n); with ``piece_slot``
+    >= 0 the tile is a piece of one split along its keys, whose O (divided by this piece's softmax sum) and LSE go to
+    that slot of ``partials`` (``_store_piece_output``, ``_store_piece_lse``) for the merge after the kernel.
     Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
@@ -505,6 +531,12 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         has_rows = gl.maximum(gl.minimum(seqlen_q - first, 1), 0)  # 1 if a row is in range, else 0
         unmasked_end = unmasked_end * has_rows
         own_end = own_end * has_rows
+    if KEY_RANGES:
+        gl.static_assert(not IS_CAUSAL, "key ranges are a split tail's, non-causal")
+        # This consumer's blocks are [key_start, own_end): none (own_end = key_start) for rows past the end; the
+        # unmasked ones end with the piece's.
+        own_end = gl.maximum(own_end, key_start)
+        unmasked_end = gl.minimum(unmasked_end, own_end)
 
     full_end = own_end
     HALF_LAST: gl.constexpr = HALF_DIAGONAL and IS_CAUSAL  # without the causal mask no block is half seen
@@ -536,13 +568,17 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST, Q_IN_REGISTERS)
+                                                         HALF_LAST, Q_IN_REGISTERS, key_start)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
                                      IS_CAUSAL)
-            own_blocks = gl.cdiv(own_end, BLOCK_N)
-            other_blocks = gl.cdiv(other_end, BLOCK_N)
+            if KEY_RANGES:
+                own_blocks = gl.cdiv(own_end - key_start, BLOCK_N)
+                other_blocks = gl.cdiv(gl.maximum(other_end, key_start) - key_start, BLOCK_N)
+            else:
+                own_blocks = gl.cdiv(own_end, BLOCK_N)
+                other_blocks = gl.cdiv(other_end, BLOCK_N)
             for _ in range(own_blocks + gl.minimum(own_blocks, 1), other_blocks + gl.minimum(other_blocks, 1)):
                 _take_turn(turn, turn_it, HALF)
                 mbarrier.arrive(turn.index(1 - HALF))
@@ -550,7 +586,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     else:
         acc, m_i, l_i, it = _key_loop(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i, rows, unmasked_end,
                                       own_end, seqlen_k, causal_shift, qk_scale, it, IS_CAUSAL, ROWS, BLOCK_N,
-                                      HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV)
+                                      HEAD_DIM, NUM_STAGES, s_layout, o_layout, SPLIT_KV, key_start)
     if OUTPUT_BUFFER:
         gl.static_assert(PERSISTENT, "an output buffer of its own is a form of the persistent kernel")
     if PERSISTENT and (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER):
@@ -578,41 +614,54 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     empty = l_i == 0.0
     l_safe = gl.where(empty, 1.0, l_i)
     lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
-    gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
-             mask=rows < seqlen_q)
-    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    gl.static_assert(OUTPUT_FROM_REGISTERS or not WIDE_STORES, "16-byte stores are a form of the output stored "
-                     "from registers")
-    if OUTPUT_FROM_REGISTERS and WIDE_STORES:
-        o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
-        store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
-    elif OUTPUT_FROM_REGISTERS:
-        out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
-        columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-        o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
-        gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
-                 out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
-    elif OUTPUT_BUFFER:
-        o_buf = o_smem.index(HALF)
-        tma.store_wait(0)  # the previous tile's store (one thread's) has read o_buf and its descriptor
-        gl.thread_barrier()
-        o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
-                                  gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
-        o_buf.store(out.to(O.dtype.element_ty))
-        fence_async_shared()
-        gl.thread_barrier()
-        tma.async_copy_shared_to_global(o_desc, [first, 0], o_buf)  # waited for at the next tile, or the end
+    if KEY_RANGES:  # a split tail's piece: its output goes to its slot of ``partials``
+        piece = piece_slot >= 0
     else:
-        q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
-        fence_async_shared()
-        gl.thread_barrier()
-        o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
-                                  gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
-        tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
-        tma.store_wait(0)
-        if PERSISTENT:
-            # The store (issued by one thread) has read the buffer: Q's next half may land.
-            _hand_back(q_empty.index(q_index))
+        piece: gl.constexpr = False  # a constexpr, so that nothing of the pieces is compiled
+    if piece:
+        _store_piece_lse(partials, piece_slot, rows - start_m, lse, CONSUMERS * ROWS, HEAD_DIM)
+    else:
+        gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
+                 mask=rows < seqlen_q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    if piece:
+        _store_piece_output(partials, piece_slot, first - start_m, out, CONSUMERS * ROWS, ROWS, HEAD_DIM,
+                            o_layout)
+        if not (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER):
+            _hand_back(q_empty.index(q_index))  # Q did not stage this output: the next tile's may land
+    else:
+        gl.static_assert(OUTPUT_FROM_REGISTERS or not WIDE_STORES, "16-byte stores are a form of the output stored "
+                         "from registers")
+        if OUTPUT_FROM_REGISTERS and WIDE_STORES:
+            o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
+            store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
+        elif OUTPUT_FROM_REGISTERS:
+            out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
+            columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+            o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
+            gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
+                     out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
+        elif OUTPUT_BUFFER:
+            o_buf = o_smem.index(HALF)
+            tma.store_wait(0)  # the previous tile's store (one thread's) has read o_buf and its descriptor
+            gl.thread_barrier()
+            o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
+                                      gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
+            o_buf.store(out.to(O.dtype.element_ty))
+            fence_async_shared()
+            gl.thread_barrier()
+            tma.async_copy_shared_to_global(o_desc, [first, 0], o_buf)  # waited for at the next tile, or the end
+        else:
+            q_buf.store(out.to(O.dtype.element_ty))  # Q is no longer read: its buffer stages the output tile
+            fence_async_shared()
+            gl.thread_barrier()
+            o_desc = _head_descriptor(O, batch, head, stride_ob, stride_oh, stride_om, seqlen_q, ROWS, HEAD_DIM,
+                                      gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], O.dtype.element_ty))
+            tma.async_copy_shared_to_global(o_desc, [first, 0], q_buf)
+            tma.store_wait(0)
+            if PERSISTENT:
+                # The store (issued by one thread) has read the buffer: Q's next half may land.
+                _hand_back(q_empty.index(q_index))
     return it, turn_it
 
 
@@ -695,18 +744,21 @@ def _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh,
                  q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                  KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, tile_clock,
-                 CLOCK_TILES: gl.constexpr):
+                 CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0):
     """The persistent loader's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``): its loads
-    (``_load_tile``) from K/V ring position ``it`` (returned advanced), and with CLOCK_TILES > 0 their issue times.
+    (``_load_tile``) from K/V ring position ``it`` (returned advanced), and with CLOCK_TILES > 0 their issue times;
+    with KEY_RANGES (a split tail's list) only its ``key_blocks`` key blocks from ``key_start``.
     Every loop of ``_persistent_loader`` (round-robin, listed, dynamic) runs its tiles through it."""
     start_m = block * CONSUMERS * ROWS
+    end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+    if KEY_RANGES:
+        end_n = gl.minimum(key_start + key_blocks * BLOCK_N, end_n)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 0, CONSUMERS + 1, CLOCK_TILES)
     it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
-                    stride_vh, stride_vn, batch, head, head // kv_group_size, start_m,
-                    _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS), seqlen_q, seqlen_k,
+                    stride_vh, stride_vn, batch, head, head // kv_group_size, start_m, end_n, seqlen_q, seqlen_k,
                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                    ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS)
+                    ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS, key_start)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
     return it
@@ -721,10 +773,11 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
                        schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
                        claims=None, ids=None, DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False,
-                       CLAIM_AHEAD: gl.constexpr = False):
+                       CLAIM_AHEAD: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
-    this program's entries in ``schedule``; DYNAMIC: the entries of ``schedule`` it claims one by one from the
-    counter ``claims``, each published to the consumers in ``ids``, then -1). CLOCK_TILES > 0 (probes): its
+    this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks only; DYNAMIC: the entries
+    of ``schedule`` it claims one by one from the counter ``claims``, each published to the consumers in ``ids``,
+    then -1). CLOCK_TILES > 0 (probes): its
     tiles' issue times in ``tile_clock`` as partition CONSUMERS (``gluon_clock.mark_tile``). Probe options of
     DYNAMIC (v0.36, prepared): CLAIM_FIRST, the first entry claimed too (v0.36 call 6's form) instead of entry
     program_id; CLAIM_AHEAD, each claim issued a tile before its entry is needed, so that its round trip to the L2
@@ -776,11 +829,15 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     if LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
+            key_start = 0
+            key_blocks = 0
+            if SPLIT_TAIL:
+                key_start, key_blocks, _ = _listed_query_range(schedule, index, BLOCK_N)
             it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                              Q_BUFFERS, tile_clock, CLOCK_TILES)
+                              Q_BUFFERS, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start, key_blocks)
             tile_iter += 1
         if CLOCK_TILES > 0:
             mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
@@ -808,12 +865,17 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                               OUTPUT_BUFFER: gl.constexpr, o_smem, CONSUMERS: gl.constexpr,
                               Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr,
                               Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
-                              CLOCK_TILES: gl.constexpr):
+                              CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
+                              piece_slot=-1, partials=None):
     """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
     (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
-    loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it."""
+    loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it. KEY_RANGES (a split
+    tail's list): the tile's ``key_blocks`` key blocks from ``key_start``, its output to ``piece_slot`` of
+    ``partials`` when that is >= 0."""
     start_m = block * CONSUMERS * ROWS
     end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+    if KEY_RANGES:
+        end_n = gl.minimum(key_start + key_blocks * BLOCK_N, end_n)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
     it, turn_it = _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
@@ -822,7 +884,8 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                  OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
-                                 EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES)
+                                 EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
+                                 piece_slot, partials)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
     return it, turn_it
@@ -839,9 +902,11 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr,
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
                          Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False,
-                         tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False):
+                         tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
+                         partials=None, SPLIT_TAIL: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
-    of this program's entries in ``schedule``; DYNAMIC: the entries its loader claimed, read from ``ids`` as
+    of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
+    slot of ``partials``; DYNAMIC: the entries its loader claimed, read from ``ids`` as
     each tile's Q barrier completes, until -1). CLOCK_TILES > 0 (probes): each tile's start (before its Q
     wait) and end (its output issued) in ``tile_clock`` as partition HALF (``gluon_clock.mark_tile``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
@@ -866,12 +931,18 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     elif LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
+            key_start = 0
+            key_blocks = 0
+            piece_slot = -1
+            if SPLIT_TAIL:
+                key_start, key_blocks, piece_slot = _listed_query_range(schedule, index, BLOCK_N)
             it, turn_it = _persistent_consumer_tile(
                 O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head, batch,
                 seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start,
+                key_blocks, piece_slot, partials)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -1002,6 +1073,7 @@ def attention_forward_gluon_persistent_kernel(
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
     WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None,
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
+    partials=None, SPLIT_TAIL: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1027,7 +1099,11 @@ def attention_forward_gluon_persistent_kernel(
     (LISTED): ``schedule`` is one list for all programs (``flashio.schedules.claim_order``); program p takes entry
     p, then its loader claims entry num_programs + c for c from the int32 counters ``claims`` (zero at launch, set
     back to zero by the last program to finish), one tile at a time, so that a program that ran fast takes more
-    tiles (v0.36); ``CLAIM_FIRST`` / ``CLAIM_AHEAD``: probe options of it (``_persistent_loader``)."""
+    tiles (v0.36); ``CLAIM_FIRST`` / ``CLAIM_AHEAD``: probe options of it (``_persistent_loader``).
+    ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
+    whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
+    leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
+    after the kernel (``kernels/forward.py``'s ``split_tail_combine_kernel``)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
@@ -1043,6 +1119,8 @@ def attention_forward_gluon_persistent_kernel(
         ids = gl.allocate_shared_memory(gl.int32, [2 * Q_BUFFERS, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
     else:
         ids = q_ready  # unused (as ``turn`` without PINGPONG): a partition argument cannot be None
+    if SPLIT_TAIL:
+        gl.static_assert(LISTED and not IS_CAUSAL and not DYNAMIC, "a split tail is a non-causal tile list")
     # Q back at the end of the key loop, before the epilogue: a K/V block goes first. With two sets of Q
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
@@ -1057,27 +1135,30 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -1087,18 +1168,20 @@ def attention_forward_gluon_persistent_kernel(
                                     0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                     1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC)),
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
