@@ -110,3 +110,15 @@ def test_the_merge_writes_the_outputs_precision():
                                      CONFIG.block_m)
     assert cut and out16.dtype == torch.bfloat16
     torch.testing.assert_close(out16.float(), out32, rtol=2 ** -7, atol=1e-6)
+
+
+def test_a_tail_that_cuts_no_tile_gets_one_unwritten_slot_and_no_merge():
+    # One key block per tile (64 keys, 64-key blocks): 7 tiles on 4 programs leave 3 in the tail, each a run of its
+    # own, so none is cut; the kernel still takes a buffer (one slot, never written), and the merge launches nothing.
+    config = TileConfig(64, 64, 4, 3, "gluon", pipelined=True, persistent=True, split_tail=True)
+    problem = launchers.describe(torch.empty(1, 7, 64, 16), torch.empty(1, 7, 64, 16), "bhnd", None)
+    partials, combines = launchers.split_tail_partials(config, problem, 4, torch.device("cpu"))
+    assert partials.shape == (1, 64 * 17) and combines.numel() == 0
+    out, lse = torch.full((1, 7, 64, 16), 5.0), torch.full((1, 7, 64), 5.0)
+    launchers.combine_split_tail(partials, combines, out, lse, out.stride(), lse.stride(), problem, 64)
+    assert (out == 5.0).all() and (lse == 5.0).all()

@@ -280,7 +280,7 @@ def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, dev
 def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
                         device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     """(float32 buffer, int32 merge table) of a split-tail Gluon forward of ``programs`` programs: one slot per piece
-    of a split tile (``block_m`` x d outputs, then ``block_m`` LSE values, written by the kernel before they are
+    of a cut tile (at least one) (``block_m`` x d outputs, then ``block_m`` LSE values, written by the kernel before they are
     read: never cleared) and ``schedules.split_tail_combines``' (tile ids, first slots, piece counts), made once per
     device and shape."""
     key = _split_tail_key(config, problem, programs, device, False)
@@ -290,7 +290,9 @@ def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
             _split_tail_schedule(config, problem, programs, False))
     combines = _cached_table(key + ("combines",), device,
                              lambda: [merge[field] for field in range(3) for merge in merges])
-    partials = launch_plans.empty((sum(merge[2] for merge in merges), config.block_m * (problem.head_dim + 1)),
+    # At least one slot: a tail whose runs each cover whole tiles (one key block per tile, say) cuts none, and the
+    # kernel still takes a buffer it never writes.
+    partials = launch_plans.empty((max(sum(merge[2] for merge in merges), 1), config.block_m * (problem.head_dim + 1)),
                                   device=device, dtype=torch.float32)
     return partials, combines
 
@@ -305,6 +307,8 @@ def combine_split_tail(partials: torch.Tensor, combines: torch.Tensor, out: torc
     """The split tiles' O and LSE from their pieces in ``partials`` (``split_tail_partials``; kernels/forward.py's
     ``split_tail_combine_kernel``), after a split-tail Gluon forward."""
     merges = combines.numel() // 3
+    if merges == 0:  # no tile was cut: the kernel stored every one
+        return
     launch_plans.launch(
         forward_kernels.split_tail_combine_kernel, (merges, cdiv(block_m, SPLIT_TAIL_COMBINE_ROWS)), partials,
         combines, out, lse, *out_strides[:3], *lse_strides, cdiv(problem.seqlen_q, block_m), problem.num_heads,
