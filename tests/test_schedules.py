@@ -145,6 +145,14 @@ def _pieces(schedule):
     return [(tile, *piece) for tile, piece in zip(schedule.tiles, schedule.pieces)]
 
 
+def _busiest(schedule, piece_cost: float = 0.0) -> float:
+    """The largest cost of any program of a split-tail schedule: its pieces' steps plus ``piece_cost`` per piece."""
+    entries = _pieces(schedule)
+    return max(sum(end - first + piece_cost
+                   for _, first, end, _ in entries[schedule.offsets[p]:schedule.offsets[p + 1]])
+               for p in range(schedule.programs))
+
+
 @pytest.mark.parametrize("blocks_per_head, head_batches, programs, query_blocks",
                          [(8, 256, 132, 16), (8, 512, 132, 16), (12, 24, 132, 16), (5, 3, 4, 7), (3, 1, 5, 2)])
 def test_a_split_tail_covers_every_query_block_of_every_key_block_exactly_once(blocks_per_head, head_batches,
@@ -191,11 +199,7 @@ def test_without_a_tail_the_split_schedule_is_the_round_robin_of_whole_key_block
 def test_a_split_tail_takes_about_half_a_key_block_where_the_round_robin_takes_a_whole_one():
     # The busiest program in query blocks: 16 x 16 for the round-robin of 2048 key blocks on 132 programs, 15 x
     # 16 + 9 with the tail split.
-    schedule = schedules.split_tail_schedule(8, 256, 132, 16)
-    entries = _pieces(schedule)
-    busiest = max(sum(end - first for _, first, end, _ in entries[schedule.offsets[p]:schedule.offsets[p + 1]])
-                  for p in range(132))
-    assert busiest == 15 * 16 + 9
+    assert _busiest(schedules.split_tail_schedule(8, 256, 132, 16)) == 15 * 16 + 9
 
 
 def test_the_split_table_appends_each_entrys_first_query_block_end_and_slot():
@@ -261,14 +265,14 @@ def test_a_forward_split_tail_stores_whole_tiles_directly_and_gives_each_piece_a
     assert sum(end - first for _, first, end, _ in tail) == 68 * 8
 
 
-def test_a_forward_split_tail_piece_covering_a_whole_tile_is_stored_directly():
-    # 15 tiles of 2 key blocks on 4 programs: 12 in whole rounds; the 3 tail tiles' 6 key blocks in runs of 2, 2, 1,
-    # 1: programs 0 and 1 run tiles 12 and 13 whole (no merge), programs 2 and 3 cut tile 14.
-    schedule = schedules.split_tail_forward_schedule(5, 3, 4, 2)
-    pieces = _pieces(schedule)
-    assert [piece for piece in pieces if piece[0] >= 12] == [(12, 0, 2, -1), (13, 0, 2, -1), (14, 0, 1, 0),
-                                                              (14, 1, 2, 1)]
-    assert schedules.split_tail_combines(schedule) == [(14, 0, 2)]
+def test_a_forward_split_tail_leaves_a_tile_whole_where_cutting_it_costs_more():
+    # 15 tiles of 3 key blocks on 4 programs: 12 in whole rounds; the 3 tail tiles cost 4.7 each whole, and any cut
+    # that spreads them over 4 programs has a run of 2 pieces costing at least 1 + 1 + 3.4 > 4.7 or a tile needing
+    # two runs of its own: each tail tile goes whole to one program, stored directly, nothing to merge.
+    schedule = schedules.split_tail_forward_schedule(5, 3, 4, 3)
+    assert [piece for piece in _pieces(schedule) if piece[0] >= 12] == [(12, 0, 3, -1), (13, 0, 3, -1),
+                                                                         (14, 0, 3, -1)]
+    assert schedules.split_tail_combines(schedule) == []
 
 
 def test_a_forward_split_tails_merges_name_each_cut_tile_once_with_its_pieces_consecutive_slots_in_key_order():
@@ -286,13 +290,30 @@ def test_a_forward_split_tails_merges_name_each_cut_tile_once_with_its_pieces_co
         assert ranges[-1][2] == 12 and count >= 2
 
 
-def test_a_forward_split_tail_busiest_program_runs_a_fraction_of_a_tile_past_the_whole_rounds():
-    # Round-robin: 16 tiles of 8 key blocks for the busiest of 132 programs (2048 tiles); split: 15 x 8 + 5.
+def test_a_forward_split_tail_cuts_its_runs_by_cost_so_a_run_across_two_tiles_is_shorter():
+    # The grid's d=128 1k, 2048 tiles of 8 key blocks on 132 programs, a piece costing its blocks + 1.7: the
+    # round-robin's busiest program 16 x 9.7 = 155.2; runs cut by steps (4-5 blocks, up to two pieces: 8.4) 153.9; cut
+    # by cost, runs of 5 blocks in one tile (6.7) or 4 across two (7.4): 15 x 9.7 + 7.4 = 152.9.
     schedule = schedules.split_tail_forward_schedule(8, 256, 132, 8)
-    entries = _pieces(schedule)
-    busiest = max(sum(end - first for _, first, end, _ in entries[schedule.offsets[p]:schedule.offsets[p + 1]])
-                  for p in range(132))
-    assert busiest == 15 * 8 + 5
+    assert _busiest(schedule, 1.7) == pytest.approx(15 * 9.7 + 7.4)
+    tail = [piece for piece in _pieces(schedule) if piece[0] >= 1980]
+    runs = [[piece for piece in _pieces(schedule)[schedule.offsets[p]:schedule.offsets[p + 1]] if piece[0] >= 1980]
+            for p in range(132)]
+    assert sum(end - first for _, first, end, _ in tail) == 68 * 8
+    assert {sum(end - first for _, first, end, _ in run) for run in runs if len(run) == 2} == {4}
+    assert max(sum(end - first for _, first, end, _ in run) for run in runs if len(run) == 1) == 5
+
+
+@pytest.mark.parametrize("query_blocks, head_batches, programs, key_blocks",
+                         [(8, 256, 132, 8), (16, 128, 132, 16), (8, 512, 132, 8), (8, 128, 132, 16),
+                          (128, 16, 132, 128), (5, 3, 4, 7), (4, 6, 9, 5)])
+def test_a_forward_split_tail_run_never_costs_more_than_the_whole_tile_it_replaces(query_blocks, head_batches,
+                                                                                   programs, key_blocks):
+    # The grid's shapes (d=128 1k / 2k, d=64 1k, d=256 1k, d=128 16k) and two small ones: the busiest program's cost
+    # is at most the round-robin's (its whole rounds and one more tile).
+    schedule = schedules.split_tail_forward_schedule(query_blocks, head_batches, programs, key_blocks)
+    whole_rounds = query_blocks * head_batches // programs
+    assert _busiest(schedule, 1.7) <= (whole_rounds + 1) * (key_blocks + 1.7) + 1e-9
 
 
 def test_without_a_tail_the_forward_split_schedule_has_no_merges():

@@ -11,11 +11,12 @@ import torch
 from flashio import attention_reference, launchers, schedules
 from flashio.configs import TileConfig
 
-# 4 query blocks of 64 rows (200 queries: the last block partial) x 6 head-batches = 24 tiles on 5 programs: 4 whole
-# rounds, then 4 tiles of 5 key blocks of 32 keys (160 keys) cut into runs of 4 blocks.
-BATCH, HEADS, SEQLEN_Q, SEQLEN_K, HEAD_DIM = 2, 3, 200, 160, 64
+# 4 query blocks of 64 rows (200 queries: the last block partial) x 6 head-batches = 24 tiles on 9 programs: 2 whole
+# rounds, then 6 tiles of 5 key blocks of 32 keys (150 keys: the last block partial), each cut in two (4 + 1 blocks,
+# then 1 + 4: runs of 4 blocks in one tile and of 1 + 1 across two).
+BATCH, HEADS, SEQLEN_Q, SEQLEN_K, HEAD_DIM = 2, 3, 200, 150, 64
 CONFIG = TileConfig(64, 32, 4, 3, "gluon", pipelined=True, persistent=True, split_tail=True)
-PROGRAMS = 5
+PROGRAMS = 9
 
 
 def _problem_and_inputs(seed: int):
@@ -55,7 +56,7 @@ def test_the_merge_turns_each_cut_tiles_pieces_into_the_whole_attention_of_its_r
     schedule = schedules.split_tail_forward_schedule(4, BATCH * HEADS, PROGRAMS, 5)
     partials, combines = launchers.split_tail_partials(CONFIG, problem, PROGRAMS, torch.device("cpu"))
     cut = _write_pieces_as_the_kernel_would(partials, schedule, q, k, v)
-    assert len(cut) == 4 and combines.numel() == 3 * 4
+    assert cut == set(range(18, 24)) and combines.numel() == 3 * 6
     out = torch.full((BATCH, HEADS, SEQLEN_Q, HEAD_DIM), float("nan"))
     lse = torch.full((BATCH, HEADS, SEQLEN_Q), float("nan"))
     launchers.combine_split_tail(partials, combines, out, lse, out.stride(), lse.stride(), problem, CONFIG.block_m)

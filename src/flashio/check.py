@@ -226,9 +226,10 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
 
 SPLIT_TAIL_FORWARD_PATH = "forward: Gluon, persistent, split tail"
 # Cases a path runs after PATH_CASES: shapes that reach its kernel's new code, which no path case does. The split-tail
-# forward's non-causal path cases with a partial last round are at d=64 (4 tiles of 8 one-block pieces) and d=128
-# (68 tiles in pieces of 4-5 key blocks; 108 tiles with a partial last query and key block and grouped heads); d=256's
-# grid shape at 1k adds 100 tiles of 16 key blocks on 132 programs (runs of 12-13 blocks).
+# forward's non-causal path cases with a partial last round (on the H200's 132 programs) are at d=64 (4 tiles cut into
+# 32 one-block pieces) and d=128 (68 tiles in 170 pieces of 1-5 key blocks; 108 tiles in 216 pieces of 1-11 blocks,
+# with a partial last query and key block and grouped heads); d=256's grid shape at 1k adds 100 tiles of 16 key blocks
+# in 220 pieces of 1-13 blocks.
 PATH_EXTRA_CASES = {
     SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
 }

@@ -30,6 +30,11 @@ along their query blocks into one contiguous run per program, so the tail takes 
 instead of a whole tile. Those pieces' dK and dV are partial sums: the kernel adds them into a float32 buffer
 (one slot per tail key block) that the launcher converts afterwards.
 
+``split_tail_forward_schedule`` does the same for the non-causal persistent forward (tiles = query blocks, cut
+along their key blocks), with the runs cut by cost (a piece pays a tile's fixed cost again) rather than by steps; a
+forward piece's output is not a partial sum, so each piece gets a slot of its own and a second kernel merges a cut
+tile's pieces (``split_tail_combines``).
+
 Nothing here touches a GPU; ``launchers`` turns a schedule into a device tensor once per shape (and keeps
 it: nothing here is cached).
 """
@@ -203,24 +208,79 @@ def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,
     return replace(schedule, pieces=tuple(entry[1:] for entries in lists for entry in entries))
 
 
-def split_tail_forward_schedule(query_blocks: int, head_batches: int, programs: int,
-                                key_blocks: int) -> TileSchedule:
-    """Non-causal persistent forward: ``split_tail_schedule`` with the roles swapped -- tiles are query blocks
-    (ids ``head_batch * query_blocks + block``), each of ``key_blocks`` key-block steps -- and the last,
-    partial round's tiles cut along their key blocks, one run per program. Unlike the backward's dK/dV, a
-    forward piece's output cannot be added to another's: each piece of a split tile gets a slot of its own
-    (numbered in entry order, so a tile's pieces take consecutive slots, in key order), where the kernel
-    leaves the piece's O (divided by its own softmax sum) and LSE for ``split_tail_combines``' merge. A tail
-    entry that covers a whole tile, like every whole-round entry, has slot -1: stored directly."""
-    backward_form = split_tail_schedule(query_blocks, head_batches, programs, key_blocks)
+def split_tail_forward_schedule(query_blocks: int, head_batches: int, programs: int, key_blocks: int,
+                                piece_cost: float = TILE_OVERHEAD_BLOCKS) -> TileSchedule:
+    """Non-causal persistent forward: tiles (query blocks, ids ``head_batch * query_blocks + block``, each of
+    ``key_blocks`` key-block steps) round-robin over ``programs`` for the whole rounds, as ``split_tail_schedule`` does
+    for the backward's key blocks; the remaining tiles, the last ids, laid end to end and cut into one contiguous run
+    per program. Each piece of a run costs its key blocks plus ``piece_cost`` (a tile's fixed cost in key-block times,
+    which a piece pays again: its first score product and softmax, its last P V product and epilogue), so the runs are
+    cut by cost, not by steps (``_cost_balanced_runs``): a run that crosses into a second tile is shorter. Unlike the
+    backward's dK/dV, a forward piece's output cannot be added to another's: each piece of a cut tile gets a slot of
+    its own (numbered in entry order, so a tile's pieces take consecutive slots, in key order), where the kernel leaves
+    the piece's O (divided by its own softmax sum) and LSE for ``split_tail_combines``' merge. A tail entry that covers
+    a whole tile, like every whole-round entry, has slot -1: stored directly."""
+    if programs < 1 or head_batches < 1 or query_blocks < 1 or key_blocks < 1 or piece_cost < 0:
+        raise ValueError(f"query_blocks, head_batches, programs and key_blocks must be positive and piece_cost at "
+                         f"least 0; got {query_blocks}, {head_batches}, {programs}, {key_blocks}, {piece_cost}")
+    tiles = query_blocks * head_batches
+    programs = min(programs, tiles)
+    bulk = tiles // programs * programs
+    lists: list[list[tuple[int, int, int]]] = [[] for _ in range(programs)]  # (tile, first, end)
+    for tile in range(bulk):
+        lists[tile % programs].append((tile, 0, key_blocks))
+    for program, run in enumerate(_cost_balanced_runs(tiles - bulk, key_blocks, programs, piece_cost)):
+        lists[program] += [(bulk + tail_tile, first, end) for tail_tile, first, end in run]
     pieces, slots = [], 0
-    for first, end, slot in backward_form.pieces:
-        if slot < 0 or (first, end) == (0, key_blocks):
-            pieces.append((first, end, -1))
-        else:
-            pieces.append((first, end, slots))
-            slots += 1
-    return replace(backward_form, pieces=tuple(pieces))
+    for entries in lists:
+        for _, first, end in entries:
+            if (first, end) == (0, key_blocks):
+                pieces.append((first, end, -1))
+            else:
+                pieces.append((first, end, slots))
+                slots += 1
+    schedule = _schedule([[entry[0] for entry in entries] for entries in lists])
+    return replace(schedule, pieces=tuple(pieces))
+
+
+def _cost_balanced_runs(tail: int, steps: int, programs: int,
+                        piece_cost: float) -> list[list[tuple[int, int, int]]]:
+    """``tail`` tiles of ``steps`` steps each, laid end to end and cut into ``programs`` contiguous runs (some
+    possibly empty) whose largest cost is the least a greedy cut reaches: a run costs its steps plus ``piece_cost``
+    per tile it touches. Greedy: each run takes as far as the target allows; the target is the smallest of the
+    candidate costs (b steps plus j pieces) at which the runs reach the end. (Where the greedy run starts later its
+    cost to any end point is no higher, so a larger target never reaches less: the first target that fits is the
+    least.) Costs in integer thousandths of a step, so that equal costs compare equal. Returns, per program, its
+    pieces (tail tile, first step, end step)."""
+    if tail == 0:
+        return [[] for _ in range(programs)]
+    unit, overhead = 1000, round(1000 * piece_cost)
+
+    def cut(target: int) -> Optional[list[list[tuple[int, int, int]]]]:
+        runs, tile, first = [], 0, 0
+        for _ in range(programs):
+            run, cost = [], 0
+            while tile < tail:
+                room = (target - cost - overhead) // unit  # steps a new piece here may take
+                if room <= 0:
+                    break
+                take = min(room, steps - first)
+                run.append((tile, first, first + take))
+                cost += overhead + take * unit
+                first += take
+                if first < steps:
+                    break  # the target ends the run inside this tile
+                tile, first = tile + 1, 0
+            runs.append(run)
+        return runs if tile == tail else None
+
+    candidates = sorted({blocks * unit + pieces * overhead for blocks in range(1, steps + 1)
+                         for pieces in range(1, min(tail, programs) + 2)})
+    for target in candidates:
+        runs = cut(target)
+        if runs is not None:
+            return runs
+    raise AssertionError("a whole tile per program always fits")  # tail < programs: never reached
 
 
 def split_tail_combines(schedule: TileSchedule) -> list[tuple[int, int, int]]:

@@ -506,12 +506,13 @@ Run 45 (prepared in v0.38, not run; results/2026-12-02_h200_v0.38_prepared/call1
 "forward: Gluon, persistent, split tail"): the tuned persistent forms with the non-causal round-robin's last, partial
 round cut along its key blocks (``split_tail``; pieces merged by a second kernel). At every N of the grid d=128 has
 2048 query blocks on 132 programs (15.5 rounds), d=64 4096 (31.03), d=256 1024 (7.76). With a tile costing its key
-blocks plus 1.7 blocks of fixed cost (``schedules.TILE_OVERHEAD_BLOCKS``, a piece paying it too), the busiest program
-shortens at 1k / 2k / 16k by 0.8% / 1.9% / 2.9% at d=128 (1k: 155.2 -> 153.9 block times, the tail's runs of 5 blocks
-in two pieces), 2.3% / - / 2.9% at d=64 and 0.9% / - / 2.9% at d=256; the merge writes and reads ~9 MB at d=128 1k
-(68 tiles in ~2 pieces each, float32) and takes a launch: ~3-4 µs, 1.3% of the 1k forward, a smaller share as N
-grows. Prediction: d=128 level at 1k (-1% to +1%), +0-2% at 2k, +1-3% at 4k-16k; d=64 +1-2%; d=256 level at 1k,
-+1-3% at 16k.
+blocks plus 1.7 blocks of fixed cost (``schedules.TILE_OVERHEAD_BLOCKS``, a piece paying it too; the runs cut by that
+cost), the busiest program shortens at 1k / 2k / 16k by 1.5% / 2.2% / 2.9% at d=128 (1k: 155.2 -> 152.9 block
+times), 2.3% / - / 3.0% at d=64 and 1.6% / 2.3% / 2.9% at d=256. The merge reads the pieces' float32 slots (d=128
+11-13 MB, d=64 1-4 MB, d=256 29-30 MB; written by the kernel during the tail, mostly still in the 50 MB L2) and takes a
+launch: ~4.5 µs at d=128, ~2.5 at d=64, ~8 at d=256 (2 µs plus the bytes at ~5 TB/s). Prediction, net: d=128 level
+at 1k (-1% to +1%), +0.5-2% at 2k, +1.5-3% at 4k-16k; d=64 +1-2% at 1k; d=256 -1% to -3% at 1k (the merge's bytes
+outweigh the tail), level at 2k, +2-3% at 16k.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
         256 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:4096 noncausal:16384 \
