@@ -123,3 +123,20 @@ def test_a_tail_that_cuts_no_tile_gets_one_unwritten_slot_and_no_merge():
     out, lse = torch.full((1, 7, 64, 16), 5.0), torch.full((1, 7, 64), 5.0)
     launchers.combine_split_tail(partials, combines, out, lse, out.stride(), lse.stride(), problem, 64)
     assert (out == 5.0).all() and (lse == 5.0).all()
+
+
+def test_the_merge_cost_probe_plans_the_slots_the_launcher_allocates():
+    # benchmarks/experiments/forward_short/merge_cost.py times the merge on the grid's shapes; its plan must be the
+    # launcher's: the grid's d=128 1k (16 x 16 heads) on 132 programs, 68 cut tiles in 170 slots.
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "experiments" / "forward_short" / "merge_cost.py"
+    spec = importlib.util.spec_from_file_location("merge_cost", path)
+    merge_cost = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(merge_cost)
+    shape = merge_cost.plan(128, 1024, 132)
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    partials, combines = launchers.split_tail_partials(merge_cost.tuned_split_form(128), problem, 132,
+                                                       torch.device("cpu"))
+    assert (shape["cut_tiles"], shape["pieces"]) == (combines.numel() // 3, partials.shape[0]) == (68, 170)

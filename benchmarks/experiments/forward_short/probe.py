@@ -502,7 +502,7 @@ epilogue is a small share. Check path first: "forward: Gluon, one tile per progr
         --forms "Gluon, two programs per SM, plain loop" "Gluon, two programs per SM, output from registers" \
         "Gluon, two programs per SM, output from registers, 16-byte stores" "Gluon pipelined" "tuned persistent"
 
-Run 45 (prepared in v0.38, not run; results/2026-12-02_h200_v0.38_prepared/call1_prepared.sh, after the check path
+Run 45 (prepared in v0.38, not run; results/2026-12-02_h200_v0.38_prepared/call2_prepared.sh, after the check path
 "forward: Gluon, persistent, split tail"): the tuned persistent forms with the non-causal round-robin's last, partial
 round cut along its key blocks (``split_tail``; pieces merged by a second kernel). At every N of the grid d=128 has
 2048 query blocks on 132 programs (15.5 rounds), d=64 4096 (31.03), d=256 1024 (7.76). With a tile costing its key

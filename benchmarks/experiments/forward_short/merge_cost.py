@@ -1,0 +1,99 @@
+"""What the split-tail forward's merge costs on the GPU (v0.38, prepared): ``launchers.combine_split_tail`` alone, on
+the grid's non-causal shapes (batch x N = 16k tokens, hidden 2048, bf16), with the slots of the split tail the tuned
+persistent form would take there (``launchers.split_tail_partials``), filled with finite values. The model behind
+PERFORMANCE.md's v0.38 prediction: ~2 µs plus the slots' bytes at ~5 TB/s (they are written by the forward just
+before, so mostly still in the 50 MB L2). Timed twice: warm (the slots in L2 from the previous merge) and after a
+256 MB flush (from HBM), median of ``--repeats`` each, CUDA events around one merge launch.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/merge_cost.py
+
+Without a GPU, ``--plan`` prints each shape's cut tiles, pieces and slot bytes (the same numbers the launcher uses).
+"""
+
+import argparse
+import dataclasses
+import statistics
+
+import torch
+
+from flashio import configs, launchers, schedules
+
+TOKENS, HIDDEN = 16384, 2048
+FLUSH_BYTES = 256 * 1024 * 1024
+
+
+def tuned_split_form(head_dim: int) -> configs.TileConfig:
+    """The tuned persistent Gluon forward of this head dim (d=256: its persistent form) with the split tail."""
+    index = 2 if head_dim == 128 else 1
+    return dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], split_tail=True)
+
+
+def plan(head_dim: int, seqlen: int, programs: int) -> dict:
+    """The split tail of the grid's non-causal shape at (head_dim, seqlen) on ``programs`` programs."""
+    config = tuned_split_form(head_dim)
+    batch, heads = TOKENS // seqlen, HIDDEN // head_dim
+    query_blocks = -(-seqlen // config.block_m)
+    key_blocks = -(-seqlen // config.block_n)
+    merges = schedules.split_tail_combines(
+        schedules.split_tail_forward_schedule(query_blocks, heads * batch, programs, key_blocks))
+    pieces = sum(count for _, _, count in merges)
+    return dict(head_dim=head_dim, seqlen=seqlen, batch=batch, heads=heads, cut_tiles=len(merges), pieces=pieces,
+                slot_mb=pieces * config.block_m * (head_dim + 1) * 4 / 1e6)
+
+
+def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor) -> tuple[float, float]:
+    """(warm, after a flush) median µs of one merge launch."""
+    config = tuned_split_form(head_dim)
+    device = torch.device("cuda")
+    batch, heads = TOKENS // seqlen, HIDDEN // head_dim
+    q = torch.empty(batch, heads, seqlen, head_dim, device=device, dtype=torch.bfloat16)
+    problem = launchers.describe(q, q, "bhnd", None)
+    partials, combines = launchers.split_tail_partials(config, problem, launchers.persistent_programs(device), device)
+    partials.copy_(torch.randn_like(partials))
+    out, lse = torch.empty_like(q), torch.empty(batch, heads, seqlen, device=device)
+    strides = launchers.strides_bhnd(out, "bhnd")
+
+    def merge():
+        launchers.combine_split_tail(partials, combines, out, lse, strides, lse.stride(), problem, config.block_m)
+
+    def timed(flushed: bool) -> float:
+        times = []
+        for _ in range(repeats):
+            if flushed:
+                flush.zero_()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            merge()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) * 1000)
+        return statistics.median(times)
+
+    merge()  # compile
+    torch.cuda.synchronize()
+    return timed(False), timed(True)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--head-dims", nargs="+", type=int, default=(128, 64, 256), choices=(64, 128, 256))
+    parser.add_argument("--seqlens", nargs="+", type=int, default=(1024, 2048, 16384))
+    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--plan", action="store_true", help="print the shapes' pieces and bytes only (no GPU)")
+    parser.add_argument("--programs", type=int, default=132, help="with --plan: the persistent grid's programs")
+    args = parser.parse_args(argv)
+    flush = None if args.plan else torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    print("| d | N | cut tiles | pieces | slots MB | merge µs, warm | merge µs, after a flush |")
+    print("|---|---|---|---|---|---|---|")
+    for head_dim in args.head_dims:
+        for seqlen in args.seqlens:
+            programs = args.programs if args.plan else launchers.persistent_programs(torch.device("cuda"))
+            shape = plan(head_dim, seqlen, programs)
+            warm, flushed = ("-", "-") if args.plan else \
+                (f"{t:.1f}" for t in time_merge(head_dim, seqlen, args.repeats, flush))
+            print(f"| {head_dim} | {seqlen} | {shape['cut_tiles']} | {shape['pieces']} | {shape['slot_mb']:.1f} | "
+                  f"{warm} | {flushed} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
