@@ -145,6 +145,14 @@ def _pieces(schedule):
     return [(tile, *piece) for tile, piece in zip(schedule.tiles, schedule.pieces)]
 
 
+def _assert_every_step_of_every_tile_once(schedule, tiles: int, steps: int) -> None:
+    """A split-tail schedule's pieces cover each of the ``steps`` steps of each of the ``tiles`` tiles exactly once,
+    and none is empty."""
+    covered = sorted((tile, step) for tile, first, end, _ in _pieces(schedule) for step in range(first, end))
+    assert covered == [(tile, step) for tile in range(tiles) for step in range(steps)]
+    assert all(first < end for _, first, end, _ in _pieces(schedule))
+
+
 def _busiest(schedule, piece_cost: float = 0.0) -> float:
     """The largest cost of any program of a split-tail schedule: its pieces' steps plus ``piece_cost`` per piece."""
     entries = _pieces(schedule)
@@ -157,11 +165,9 @@ def _busiest(schedule, piece_cost: float = 0.0) -> float:
                          [(8, 256, 132, 16), (8, 512, 132, 16), (12, 24, 132, 16), (5, 3, 4, 7), (3, 1, 5, 2)])
 def test_a_split_tail_covers_every_query_block_of_every_key_block_exactly_once(blocks_per_head, head_batches,
                                                                                 programs, query_blocks):
-    schedule = schedules.split_tail_schedule(blocks_per_head, head_batches, programs, query_blocks)
-    covered = sorted((tile, block) for tile, first, end, _ in _pieces(schedule) for block in range(first, end))
-    assert covered == [(tile, block) for tile in range(blocks_per_head * head_batches)
-                       for block in range(query_blocks)]
-    assert all(first < end for _, first, end, _ in _pieces(schedule))  # no empty piece
+    _assert_every_step_of_every_tile_once(schedules.split_tail_schedule(blocks_per_head, head_batches, programs,
+                                                                        query_blocks), blocks_per_head * head_batches,
+                                          query_blocks)
 
 
 def test_a_split_tail_keeps_the_whole_rounds_round_robin_with_whole_key_blocks():
@@ -249,9 +255,9 @@ def test_the_claim_order_rejects_work_of_the_wrong_length():
                          [(8, 256, 132, 8), (8, 512, 132, 8), (8, 96, 132, 12), (8, 128, 132, 16), (5, 3, 4, 7)])
 def test_a_forward_split_tail_covers_every_key_block_of_every_query_block_exactly_once(query_blocks, head_batches,
                                                                                         programs, key_blocks):
-    schedule = schedules.split_tail_forward_schedule(query_blocks, head_batches, programs, key_blocks)
-    covered = sorted((tile, block) for tile, first, end, _ in _pieces(schedule) for block in range(first, end))
-    assert covered == [(tile, block) for tile in range(query_blocks * head_batches) for block in range(key_blocks)]
+    _assert_every_step_of_every_tile_once(schedules.split_tail_forward_schedule(query_blocks, head_batches, programs,
+                                                                                key_blocks),
+                                          query_blocks * head_batches, key_blocks)
 
 
 def test_a_forward_split_tail_stores_whole_tiles_directly_and_gives_each_piece_a_slot_of_its_own():

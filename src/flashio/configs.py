@@ -88,17 +88,19 @@ class TileConfig:
     Q/dO slot and LSE/D rows with them still on the tensor cores; ``split_tail`` (persistent specialised fused
     backward, non-causal calls): the last, partial round of key blocks cut along the query blocks into one
     run per program (``schedules.split_tail_schedule``), the pieces' dK/dV added in float32 and converted
-    after the kernel; causal calls are unaffected; ``wide_stores`` (Gluon forward storing its output from
-    registers, 64-row consumers; persistent warp-specialised fused backward, its dK and dV): the words exchanged
-    between the four lanes of each row by warp shuffles so that each thread stores 16 contiguous bytes instead of
-    4 (no shared memory; ``kernels/gluon_stores.py``); ``do_stages`` (role-split fused backward): the dO_i ring's
-    slots (1 or 2; ``num_stages`` is the Q_i ring's), so that the next dO_i can be fetched while both warpgroups
-    still read this one; ``spread_dq_stores`` (persistent warp-specialised fused backward with dQ in one chunk,
-    role-split fused backward): the float32 dQ tiles written into shared memory without bank conflicts (odd rows
-    store the column block 16 columns over through a view of the tile that flips that column bit on odd rows;
-    ``kernels/gluon_stores.store_float32_spread``); ``early_lse`` (persistent warp-specialised fused backward with
-    LSE/D rows in shared memory): each block's LSE row read from shared memory right after its S^T and dP^T products
-    are issued, not after the wait for S^T, so that the read's latency runs under the product;
+    after the kernel; in the persistent Gluon forward (v0.38, prepared: not yet a candidate) the last, partial
+    round of query blocks cut along the key blocks (``schedules.split_tail_forward_schedule``), each piece's O and
+    LSE in a float32 slot merged after the kernel; causal calls are unaffected; ``wide_stores`` (Gluon forward
+    storing its output from registers, 64-row consumers; persistent warp-specialised fused backward, its dK and
+    dV): the words exchanged between the four lanes of each row by warp shuffles so that each thread stores 16
+    contiguous bytes instead of 4 (no shared memory; ``kernels/gluon_stores.py``); ``do_stages`` (role-split fused
+    backward): the dO_i ring's slots (1 or 2; ``num_stages`` is the Q_i ring's), so that the next dO_i can be
+    fetched while both warpgroups still read this one; ``spread_dq_stores`` (persistent warp-specialised fused backward
+    with dQ in one chunk, role-split fused backward): the float32 dQ tiles written into shared memory without bank
+    conflicts (odd rows store the column block 16 columns over through a view of the tile that flips that column bit on
+    odd rows; ``kernels/gluon_stores.store_float32_spread``); ``early_lse`` (persistent warp-specialised fused backward
+    with LSE/D rows in shared memory): each block's LSE row read from shared memory right after its S^T and dP^T
+    products are issued, not after the wait for S^T, so that the read's latency runs under the product;
     ``dynamic_schedule`` (persistent Gluon forward, persistent warp-specialised fused backward, both with
     ``balanced_schedule``; causal): the programs claim their tiles (the backward: key blocks) one at a time from one
     list (``schedules.claim_order``) through a counter in global memory, instead of each taking its own static list.

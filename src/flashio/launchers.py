@@ -279,10 +279,10 @@ def _split_tail_table(config: TileConfig, problem: "Problem", programs: int, dev
 
 def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
                         device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-    """(float32 buffer, int32 merge table) of a split-tail Gluon forward of ``programs`` programs: one slot per piece
-    of a cut tile (at least one) (``block_m`` x d outputs, then ``block_m`` LSE values, written by the kernel before they are
-    read: never cleared) and ``schedules.split_tail_combines``' (tile ids, first slots, piece counts), made once per
-    device and shape."""
+    """(float32 buffer, int32 merge table) of a split-tail Gluon forward of ``programs`` programs. The buffer: one slot
+    per piece of a cut tile, at least one (``block_m`` x d outputs, then ``block_m`` LSE values; written by the kernel
+    before they are read, so never cleared). The table: ``schedules.split_tail_combines``' tile ids, first slots and
+    piece counts, made once per device and shape."""
     key = _split_tail_key(config, problem, programs, device, False)
     merges = _SPLIT_TAIL_COMBINES.get(key)
     if merges is None:
@@ -292,8 +292,8 @@ def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
                              lambda: [merge[field] for field in range(3) for merge in merges])
     # At least one slot: a tail whose runs each cover whole tiles (one key block per tile, say) cuts none, and the
     # kernel still takes a buffer it never writes.
-    partials = launch_plans.empty((max(sum(merge[2] for merge in merges), 1), config.block_m * (problem.head_dim + 1)),
-                                  device=device, dtype=torch.float32)
+    slots = max(sum(pieces for _, _, pieces in merges), 1)
+    partials = launch_plans.empty((slots, config.block_m * (problem.head_dim + 1)), device=device, dtype=torch.float32)
     return partials, combines
 
 
