@@ -39,6 +39,8 @@ def sass_hash(head_dim: int, config: configs.TileConfig, causal: bool) -> str:
         constants["LISTED"] = True
         if config.dynamic_schedule:
             constants["DYNAMIC"] = True
+    if not causal and config.noncausal_claims:  # v0.39: non-causal, the tiles claimed (the dynamic form)
+        constants.update(LISTED=True, DYNAMIC=True)
     sass = resources.cuobjdump(resources.compile_for_hopper(kernel, constants, config), "-sass")
     return hashlib.sha256(sass.encode()).hexdigest()[:16]
 

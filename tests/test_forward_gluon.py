@@ -210,12 +210,60 @@ def test_a_dynamic_persistent_forward_reads_one_claim_list_and_two_counters(monk
 
 
 def test_a_dynamic_persistent_forward_runs_non_causal_calls_unchanged(monkeypatch):
+    # dynamic_schedule is the causal list's; the non-causal one is noncausal_claims' (next tests).
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
-    dynamic = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    dynamic = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], noncausal_claims=False)
     static = replace(dynamic, dynamic_schedule=False)
     assert launchers.gluon_forward_launch(dynamic, problem, False, torch.device("cpu")) == \
         launchers.gluon_forward_launch(static, problem, False, torch.device("cpu"))
+
+
+def test_non_causal_claims_take_the_round_robin_order_as_one_claim_list(monkeypatch):
+    # v0.39: non-causal, every tile id in the round-robin's order (a head's query blocks one after another), its entry
+    # count first, claimed one at a time through the causal dynamic list's counters.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    assert config.noncausal_claims
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    _, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, False, torch.device("cpu"))
+    assert grid == (132,) and trailing[2].tolist() == [2048, *range(2048)]
+    assert constants["LISTED"] is True and constants["DYNAMIC"] is True and "SPLIT_TAIL" not in constants
+    assert constants["claims"].tolist() == [0, 0]
+    causal = launchers.gluon_forward_launch(config, problem, True, torch.device("cpu"))[3]
+    assert causal["claims"] is constants["claims"]  # one pair per device and stream, whichever list claims
+
+
+def test_non_causal_claims_leave_causal_calls_to_the_causal_list(monkeypatch):
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
+    claiming = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    round_robin = replace(claiming, noncausal_claims=False)
+    assert launchers.gluon_forward_launch(claiming, problem, True, torch.device("cpu")) == \
+        launchers.gluon_forward_launch(round_robin, problem, True, torch.device("cpu"))
+
+
+def test_the_tuned_persistent_forms_of_d64_and_d128_claim_their_non_causal_tiles_and_d256s_does_not():
+    # Probe run 47 (v0.39, bf16): non-causal 1k +7.4% at d=64, +4.4% at d=128; d=256's form lost 1-3% at 1k-2k.
+    assert configs.FORWARD_GLUON_CANDIDATES[64][1].noncausal_claims
+    assert configs.FORWARD_GLUON_CANDIDATES[128][2].noncausal_claims
+    assert not any(config.noncausal_claims for config in configs.FORWARD_GLUON_CANDIDATES[256])
+
+
+@pytest.mark.parametrize("options", [dict(persistent=False, balanced_schedule=False, dynamic_schedule=False),
+                                     dict(split_tail=True)], ids=["one tile per program", "split tail"])
+def test_non_causal_claims_are_an_option_of_the_persistent_forward_without_a_split_tail(options):
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], **options)
+    with pytest.raises(ValueError, match="noncausal_claims is an option of the persistent Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)
+
+
+@pytest.mark.parametrize("backward", [False, True], ids=["Triton forward", "backward"])
+def test_only_the_gluon_forward_takes_non_causal_claims(backward):
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws" if not backward else "gluon")
+    problem = launchers.describe(torch.empty(2, 2, 256, 128), torch.empty(2, 2, 256, 128), "bhnd", None)
+    with pytest.raises(ValueError, match="noncausal_claims is an option of the persistent Gluon forward"):
+        launchers.persistent_schedule(config, problem, False, 4, torch.device("cpu"), backward=backward)
 
 
 @pytest.mark.parametrize("options", [dict(balanced_schedule=False), dict(persistent=False, balanced_schedule=False)])
@@ -227,7 +275,7 @@ def test_a_dynamic_tile_list_is_an_option_of_the_listed_persistent_forward(optio
 
 @pytest.mark.parametrize("backward", [False, True], ids=["forward", "backward"])
 def test_only_the_gluon_kernels_take_a_dynamic_tile_list(backward):
-    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws")
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws", noncausal_claims=False)
     problem = launchers.describe(torch.empty(2, 2, 256, 128), torch.empty(2, 2, 256, 128), "bhnd", None)
     with pytest.raises(ValueError, match="dynamic_schedule is an option of the persistent Gluon forward"):
         launchers.persistent_schedule(config, problem, True, 4, torch.device("cpu"), backward=backward)
@@ -237,7 +285,7 @@ def test_a_split_tail_forward_reads_the_split_tail_list_when_the_round_robin_lea
     # v0.38: the grid's d=128 1k (2048 query blocks on 132 programs: 68 in a 16th round) takes
     # schedules.split_tail_forward_schedule's table, its pieces' buffer and merge table beside it.
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
-    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True)
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True, noncausal_claims=False)
     problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
     _, grid, trailing, constants = launchers.gluon_forward_launch(config, problem, False, torch.device("cpu"))
     expected = schedules.split_tail_forward_schedule(8, 256, 132, 8)
@@ -252,7 +300,7 @@ def test_a_split_tail_forward_reads_the_split_tail_list_when_the_round_robin_lea
 
 def test_a_split_tail_forward_runs_causal_calls_and_whole_rounds_unchanged(monkeypatch):
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
-    tuned = configs.FORWARD_GLUON_CANDIDATES[128][2]
+    tuned = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], noncausal_claims=False)
     split = replace(tuned, split_tail=True)
     grid_shape = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)
     whole_rounds = launchers.describe(torch.empty(33, 4, 1024, 128), torch.empty(33, 4, 1024, 128), "bhnd", None)

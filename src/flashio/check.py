@@ -390,6 +390,12 @@ def forced_paths() -> dict:
         # v0.36: the tuned persistent forms of d=64 and d=128 claiming their causal tiles one at a time from one list
         # (``dynamic_schedule``; non-causal calls run them unchanged); d=256 keeps its tuned form.
         "forward: Gluon, persistent, dynamic tile list": tuned_gluon_forward_with(dynamic_schedule=True),
+        # v0.39: the tuned persistent forms as they are: d=64's and d=128's claim their non-causal tiles one at a time
+        # in the round-robin's order (``noncausal_claims``; the causal dynamic list's kernel form compiled
+        # non-causal), d=256's takes its round-robin.
+        "forward: Gluon, persistent, non-causal claims": gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
+            configs.FORWARD_GLUON_CANDIDATES[256][1]),
         # v0.37 (prepared): d=256's tuned persistent form (separate K/V slots, round-robin pairs) claiming its causal
         # tiles from one list; d=64 and d=128 their tuned forms.
         "forward: Gluon, persistent, dynamic tile list at d=256": gluon_forward(
@@ -399,8 +405,8 @@ def forced_paths() -> dict:
         # non-causal round-robin's last, partial round cut along its key blocks, the pieces merged after the kernel
         # (``split_tail``; causal calls run them unchanged). PATH_EXTRA_CASES adds the d=256 case that has a tail.
         SPLIT_TAIL_FORWARD_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True, noncausal_claims=False),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True, noncausal_claims=False),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True)),
         # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
         # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);

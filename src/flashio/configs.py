@@ -103,7 +103,10 @@ class TileConfig:
     products are issued, not after the wait for S^T, so that the read's latency runs under the product;
     ``dynamic_schedule`` (persistent Gluon forward, persistent warp-specialised fused backward, both with
     ``balanced_schedule``; causal): the programs claim their tiles (the backward: key blocks) one at a time from one
-    list (``schedules.claim_order``) through a counter in global memory, instead of each taking its own static list.
+    list (``schedules.claim_order``) through a counter in global memory, instead of each taking its own static list;
+    ``noncausal_claims`` (persistent Gluon forward, without ``split_tail``; non-causal): the same kernel form
+    (``DYNAMIC``) for non-causal calls, the list being the round-robin's own order (a head's query blocks one after
+    another), so that a program on a multiprocessor that runs slower takes fewer tiles.
     """
 
     block_m: int
@@ -139,6 +142,7 @@ class TileConfig:
     spread_dq_stores: bool = False
     early_lse: bool = False
     dynamic_schedule: bool = False
+    noncausal_claims: bool = False
 
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
@@ -355,9 +359,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # 360 -> 377 TFLOP/s; it replaces it. Run 37 (median of 3 rounds): the register-capped form storing from
     # registers, likewise, non-causal 1k / 2k / 4k / 16k 393 -> 416, 434 -> 448, 453 -> 462, 477 -> 477, causal 2k
     # 370 -> 390 (the capped plain loop, its output by TMA: 409, 443, 463, 475, 374); it replaces it.
+    # v0.39 (probe run 47, bf16, median of 3 rounds): the persistent form claiming its non-causal tiles one at a time
+    # (``noncausal_claims``), non-causal 1k 394 -> 423 TFLOP/s (cuDNN 438); it replaces it.
     64: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True),
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
+                    noncausal_claims=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True)),
@@ -374,10 +381,15 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # list (``dynamic_schedule``; non-causal calls run it unchanged), causal 1k / 2k / 4k / 8k / 16k 386 -> 388,
     # 498 -> 519, 564 -> 581, 609 -> 626, 631 -> 647 TFLOP/s (run 41); its programs then end within ~8 µs of each
     # other at causal 1k, against ~25 (round_times.py); it replaces it.
+    # v0.39 (probe run 47, bf16, median of 3 rounds): the same claiming its non-causal tiles too
+    # (``noncausal_claims``; at non-causal 1k the round-robin's programs with 16 tiles ended 15 µs apart, call 7),
+    # non-causal 1k / 2k / 4k / 16k 544 -> 568, 595 -> 611, 617 -> 621, 652 -> 650 TFLOP/s; it replaces it. (d=256's
+    # persistent form lost 1-3% at 1k-2k with it.)
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True),
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),

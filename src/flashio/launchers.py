@@ -96,6 +96,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     if config.dynamic_schedule and not (config.persistent and config.balanced_schedule):
         raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward with balanced_schedule; "
                          f"got {config}")
+    if config.noncausal_claims and not (config.persistent and not config.split_tail):
+        raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward without split_tail (both "
+                         f"decide the non-causal tile list); got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -153,7 +156,14 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read). A fused backward
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
     ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``; a Gluon forward with ``split_tail``, likewise
-    with ``schedules.split_tail_forward_schedule``'s."""
+    with ``schedules.split_tail_forward_schedule``'s. A Gluon forward with ``noncausal_claims``, non-causal: the
+    round-robin's order as a dynamic list (``_noncausal_claim_table``), ``LISTED`` and ``DYNAMIC``."""
+    if config.noncausal_claims and (backward or config.path != "gluon" or config.split_tail):
+        raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward without split_tail; got "
+                         f"{config} for the {'backward' if backward else 'forward'}")
+    if config.noncausal_claims and not causal:
+        return _noncausal_claim_table(problem, config, device), {"LISTED": True, "DYNAMIC": True,
+                                                                 "claims": _claim_counters(device)}
     if config.split_tail and not causal:
         if not backward and config.path != "gluon":
             raise ValueError(f"split_tail is an option of the persistent Gluon forward and of the persistent "
@@ -220,6 +230,15 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
         order = schedules.claim_order(len(work), head_batches, programs, work, high_first=not backward)
         return [len(order), *order]
     return _cached_table(key, device, table)
+
+
+def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device) -> torch.Tensor:
+    """The non-causal dynamic tile list's int32 table: its entry count, then every tile id in the round-robin's order
+    (``head_batch * query_blocks + block``: a head's query blocks one after another, so that the programs at work at
+    once share its K/V in L2), made once per device and shape. Program p takes entry p, then claims the next free
+    one after each tile (``kernels/gluon_claims.py``)."""
+    tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
+    return _cached_table((device, "non-causal claim order", tiles), device, lambda: [tiles, *range(tiles)])
 
 
 _CLAIM_COUNTERS: dict = {}
@@ -298,22 +317,26 @@ def split_tail_partials(config: TileConfig, problem: "Problem", programs: int,
 
 
 _SPLIT_TAIL_COMBINES: dict = {}
-# Rows of a tile that one program of the split tail's merge takes (register use: BLOCK_ROWS x d float32 twice).
-SPLIT_TAIL_COMBINE_ROWS = 32
+# Rows of a tile that one program of the split tail's merge takes (register use: BLOCK_ROWS x d float32 twice),
+# and the depth of its software pipeline over a tile's pieces.
+SPLIT_TAIL_COMBINE_ROWS = 16
+SPLIT_TAIL_COMBINE_STAGES = 3
 
 
 def combine_split_tail(partials: torch.Tensor, combines: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
-                       out_strides: tuple, lse_strides: tuple, problem: "Problem", block_m: int) -> None:
+                       out_strides: tuple, lse_strides: tuple, problem: "Problem", block_m: int, *,
+                       block_rows: int = SPLIT_TAIL_COMBINE_ROWS, num_stages: int = SPLIT_TAIL_COMBINE_STAGES) -> None:
     """The split tiles' O and LSE from their pieces in ``partials`` (``split_tail_partials``; kernels/forward.py's
-    ``split_tail_combine_kernel``), after a split-tail Gluon forward."""
+    ``split_tail_combine_kernel``), after a split-tail Gluon forward. ``block_rows`` (a power of two) and
+    ``num_stages`` are the merge's tile and pipeline depth (forward_short/merge_cost.py times them)."""
     merges = combines.numel() // 3
     if merges == 0:  # no tile was cut: the kernel stored every one
         return
     launch_plans.launch(
-        forward_kernels.split_tail_combine_kernel, (merges, cdiv(block_m, SPLIT_TAIL_COMBINE_ROWS)), partials,
+        forward_kernels.split_tail_combine_kernel, (merges, cdiv(block_m, block_rows)), partials,
         combines, out, lse, *out_strides[:3], *lse_strides, cdiv(problem.seqlen_q, block_m), problem.num_heads,
-        problem.seqlen_q, merges, TILE_ROWS=block_m, HEAD_DIM=problem.head_dim, BLOCK_ROWS=SPLIT_TAIL_COMBINE_ROWS,
-        num_warps=4)
+        problem.seqlen_q, merges, TILE_ROWS=block_m, HEAD_DIM=problem.head_dim, BLOCK_ROWS=block_rows,
+        NUM_STAGES=num_stages, num_warps=4)
 
 
 # Registers per MMA thread of the fused backwards with two MMA warpgroups as partitions of their own: the

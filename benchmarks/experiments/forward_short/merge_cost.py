@@ -3,7 +3,10 @@ the grid's non-causal shapes (batch x N = 16k tokens, hidden 2048, bf16), with t
 persistent form would take there (``launchers.split_tail_partials``), filled with finite values. The model behind
 PERFORMANCE.md's v0.38 prediction: ~2 µs plus the slots' bytes at ~5 TB/s (they are written by the forward just
 before, so mostly still in the 50 MB L2). Timed twice: warm (the slots in L2 from the previous merge) and after a
-256 MB flush (from HBM), median of ``--repeats`` each, CUDA events around one merge launch.
+256 MB flush (from HBM), median of ``--repeats`` each, CUDA events around one merge launch. The stream is kept busy
+(``torch.cuda._sleep``, or the flush) while the merge is launched, so that the events time the GPU, not Python's
+launch: v0.39's first run (call 1), without it, read 33-51 µs warm against 12-35 after a flush. ``--variants`` times the
+merge's tile rows and pipeline depth (``rows:stages``; the launcher's defaults first).
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/merge_cost.py
 
@@ -25,7 +28,8 @@ FLUSH_BYTES = 256 * 1024 * 1024
 def tuned_split_form(head_dim: int) -> configs.TileConfig:
     """The tuned persistent Gluon forward of this head dim (d=256: its persistent form) with the split tail."""
     index = 2 if head_dim == 128 else 1
-    return dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], split_tail=True)
+    return dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], split_tail=True,
+                               noncausal_claims=False)
 
 
 def plan(head_dim: int, seqlen: int, programs: int) -> dict:
@@ -41,8 +45,9 @@ def plan(head_dim: int, seqlen: int, programs: int) -> dict:
                 slot_mb=pieces * config.block_m * (head_dim + 1) * 4 / 1e6)
 
 
-def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor) -> tuple[float, float]:
-    """(warm, after a flush) median µs of one merge launch."""
+def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor, block_rows: int,
+               num_stages: int) -> tuple[float, float]:
+    """(warm, after a flush) median µs of one merge launch of ``block_rows`` rows and ``num_stages`` stages."""
     config = tuned_split_form(head_dim)
     device = torch.device("cuda")
     batch, heads = TOKENS // seqlen, HIDDEN // head_dim
@@ -54,13 +59,16 @@ def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor) ->
     strides = launchers.strides_bhnd(out, "bhnd")
 
     def merge():
-        launchers.combine_split_tail(partials, combines, out, lse, strides, lse.stride(), problem, config.block_m)
+        launchers.combine_split_tail(partials, combines, out, lse, strides, lse.stride(), problem, config.block_m,
+                                     block_rows=block_rows, num_stages=num_stages)
 
     def timed(flushed: bool) -> float:
         times = []
         for _ in range(repeats):
             if flushed:
                 flush.zero_()
+            else:
+                torch.cuda._sleep(100_000)  # ~50 µs of GPU work queued ahead: the launch below is not timed
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             merge()
@@ -79,20 +87,25 @@ def main(argv=None) -> None:
     parser.add_argument("--head-dims", nargs="+", type=int, default=(128, 64, 256), choices=(64, 128, 256))
     parser.add_argument("--seqlens", nargs="+", type=int, default=(1024, 2048, 16384))
     parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--variants", nargs="+", default=(f"{launchers.SPLIT_TAIL_COMBINE_ROWS}:"
+                                                           f"{launchers.SPLIT_TAIL_COMBINE_STAGES}",),
+                        help="the merge's rows per program and pipeline stages, rows:stages each")
     parser.add_argument("--plan", action="store_true", help="print the shapes' pieces and bytes only (no GPU)")
     parser.add_argument("--programs", type=int, default=132, help="with --plan: the persistent grid's programs")
     args = parser.parse_args(argv)
     flush = None if args.plan else torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
-    print("| d | N | cut tiles | pieces | slots MB | merge µs, warm | merge µs, after a flush |")
-    print("|---|---|---|---|---|---|---|")
+    variants = [tuple(int(part) for part in variant.split(":")) for variant in args.variants]
+    print("| d | N | cut tiles | pieces | slots MB | rows:stages | merge µs, warm | merge µs, after a flush |")
+    print("|---|---|---|---|---|---|---|---|")
     for head_dim in args.head_dims:
         for seqlen in args.seqlens:
             programs = args.programs if args.plan else launchers.persistent_programs(torch.device("cuda"))
             shape = plan(head_dim, seqlen, programs)
-            warm, flushed = ("-", "-") if args.plan else \
-                (f"{t:.1f}" for t in time_merge(head_dim, seqlen, args.repeats, flush))
-            print(f"| {head_dim} | {seqlen} | {shape['cut_tiles']} | {shape['pieces']} | {shape['slot_mb']:.1f} | "
-                  f"{warm} | {flushed} |", flush=True)
+            for block_rows, num_stages in variants:
+                warm, flushed = ("-", "-") if args.plan else \
+                    (f"{t:.1f}" for t in time_merge(head_dim, seqlen, args.repeats, flush, block_rows, num_stages))
+                print(f"| {head_dim} | {seqlen} | {shape['cut_tiles']} | {shape['pieces']} | {shape['slot_mb']:.1f} | "
+                      f"{block_rows}:{num_stages} | {warm} | {flushed} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -551,6 +551,19 @@ def _adjusted_launches(adjust):
         launch_plans.launch = launch
 
 
+@contextlib.contextmanager
+def without_split_tail_merge():
+    """Timing only, the cut tiles' rows are wrong: the split-tail forward launched without its merge
+    (``launchers.combine_split_tail`` a no-op), so that its rate is the Gluon kernel's alone. Against the form with the
+    merge it gives what the merge costs where it runs, after the kernel (its slots in L2, the launch queued)."""
+    combine = launchers.combine_split_tail
+    launchers.combine_split_tail = lambda *args, **kwargs: None
+    try:
+        yield
+    finally:
+        launchers.combine_split_tail = combine
+
+
 def without_causal_mask():
     """Timing only, the output is wrong: the Triton warp-specialised kernels launched with MAY_MASK=False,
     so their key loop applies no mask in any iteration (it applies the causal mask in every one, Triton
@@ -752,9 +765,25 @@ FORMS = {
     # partial round cut along its key blocks into one run per program, the pieces merged after the kernel
     # (``split_tail``); against "tuned persistent" at non-causal points.
     "tuned persistent, split tail": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True),),
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True),),
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True,
+                                  noncausal_claims=False),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True,
+                                  noncausal_claims=False),),
         256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True),)}}),
+    # v0.39 (run 46): the same without the merge (timing only): the kernel's own gain, the merge's cost in place.
+    "tuned persistent, split tail, merge skipped": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True,
+                                  noncausal_claims=False),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True,
+                                  noncausal_claims=False),),
+        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True),)}},
+        without_split_tail_merge),
+    # v0.39 (run 47, as a patch of the launcher's table then): d=64's and d=128's tuned persistent forms claim their
+    # non-causal tiles one at a time since (``noncausal_claims``); this is them with the round-robin non-causal.
+    "tuned persistent, non-causal round-robin": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], noncausal_claims=False),),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], noncausal_claims=False),),
+        256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

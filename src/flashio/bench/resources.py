@@ -237,6 +237,11 @@ def surveyed():
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
                           **({"LISTED": True} if config.balanced_schedule else {}),
                           **({"DYNAMIC": True} if config.dynamic_schedule else {})), config))
+        if config.noncausal_claims:
+            # v0.39: non-causal calls of these forms claim their tiles (the dynamic list's kernel form, non-causal).
+            rows.append((f"forward {describe_choice(config, 'forward')} non-causal d={d}", kernel,
+                         dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
+                              DYNAMIC=True), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \

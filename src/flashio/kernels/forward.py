@@ -175,7 +175,7 @@ def split_tail_combine_kernel(
     stride_ob, stride_oh, stride_om,
     stride_lb, stride_lh, stride_lm,
     num_blocks, num_heads, seqlen_q, combines,
-    TILE_ROWS: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_ROWS: tl.constexpr,
+    TILE_ROWS: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_ROWS: tl.constexpr, NUM_STAGES: tl.constexpr,
 ):
     """The output rows of one tile that a split-tail persistent forward cut along its keys
     (``flashio.schedules.split_tail_forward_schedule``), from its pieces: merge ``program_id(0)`` of the
@@ -186,7 +186,8 @@ def split_tail_combine_kernel(
     LSE = M + log(sum_j exp(LSE_j - M)), O = sum_j exp(LSE_j - LSE) O_j, in one pass over the pieces (the running
     maximum rescales the sums, as the online softmax does). Rows that saw no key (every LSE_j = -inf) get O = 0,
     LSE = -inf; rows past ``seqlen_q`` are not written. Integer arguments are not specialised, so that a new
-    length does not compile it again."""
+    length does not compile it again. ``NUM_STAGES`` > 1 software-pipelines the loop over the pieces: the next
+    pieces' loads are in flight while one is merged (one piece after another costs a memory latency each)."""
     combine = tl.program_id(0)
     tile = tl.load(COMBINES + combine)
     first_slot = tl.load(COMBINES + combines + combine)
@@ -201,7 +202,7 @@ def split_tail_combine_kernel(
     m = tl.full([BLOCK_ROWS], float("-inf"), tl.float32)
     total = tl.zeros([BLOCK_ROWS], tl.float32)
     acc = tl.zeros([BLOCK_ROWS, HEAD_DIM], tl.float32)
-    for piece in range(pieces):
+    for piece in tl.range(0, pieces, num_stages=NUM_STAGES):
         base = PARTIALS + (first_slot + piece).to(tl.int64) * SLOT
         lse_j = tl.load(base + TILE_ROWS * HEAD_DIM + tile_rows)
         o_j = tl.load(base + tile_rows[:, None] * HEAD_DIM + cols[None, :])
