@@ -8,6 +8,11 @@ before, so mostly still in the 50 MB L2). Timed twice: warm (the slots in L2 fro
 launch: v0.39's first run (call 1), without it, read 33-51 µs warm against 12-35 after a flush. ``--variants`` times the
 merge's tile rows and pipeline depth (``rows:stages``; the launcher's defaults first).
 
+Outcome (v0.39 calls 1-2, H200, after a flush): 32 rows, one stage (v0.38's merge) d=128 12.0-12.7 µs, d=64 12.1 /
+19.7 / 35.0 µs at 1k / 2k / 16k, d=256 17.1-17.7 µs: 2-4x the model, each program reading its pieces one after
+another. Pipelined over the pieces, 16 rows and 3 stages (the defaults since): d=128 1k 10.0, d=64 16k 14.9, d=256
+17.0. The warm column stayed a launch time (8-30 µs) even with the sleep: read only the flushed one.
+
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/merge_cost.py
 
 Without a GPU, ``--plan`` prints each shape's cut tiles, pieces and slot bytes (the same numbers the launcher uses).

@@ -517,6 +517,23 @@ outweigh the tail), level at 2k, +2-3% at 16k.
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
         256 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:4096 noncausal:16384 \
         --forms "tuned persistent" "tuned persistent, split tail"
+
+Outcome (v0.39 calls 3-5, H200, bf16, median of 3 rounds; the merge pipelined, 16 rows and 3 stages), round-robin /
+split tail, TFLOP/s: d=128 1k 526 / 520, 2k 579 / 576, 4k 614 / 623, 8k 635 / 635, 16k 630 / 641; d=64 1k 394 / 387,
+4k 458 / 460, 8k 463 / 469, 16k 465 / 475; d=256 1k 587 / 536, 2k 664 / 624, 4k 689 / 672, 8k 694 / 674, 16k 695 / 715.
+Wrong at N <= 2k everywhere (d=256 -6% to -9%), +1.5-2.9% at 16k. The merge alone took 10-18 µs after a flush
+(merge_cost.py), not the model's 2.5-8. Not a candidate.
+
+Run 46 (v0.39 call 6): "tuned persistent, split tail, merge skipped" beside both (timing only): d=128 1k 539 / 543 /
+555, 2k 597 / 599 / 601, 4k 628 / 628 / 631; d=256 1k 618 / 554 / 591, 2k 669 / 627 / 666. The kernel alone gains 3%
+at d=128 1k and under 1% at 2k, and loses at d=256: a merge inside the kernel would not reach cuDNN at 1k either.
+
+Run 47 (v0.39 call 8): the non-causal tiles claimed one at a time in the round-robin's order (then a patch of the
+launcher's table; ``TileConfig.noncausal_claims`` since), after call 7 found the round-robin's programs with the same
+16 tiles ending up to 15 µs apart at d=128 non-causal 1k (round_times.py). Prediction: d=128 +3-4% at 1k, ~+2% at 2k;
+d=256 ~+1% at 1k. Round-robin / claims, TFLOP/s: d=128 1k 544 / 568, 2k 595 / 611, 4k 617 / 621, 16k 652 / 650; d=64
+1k 394 / 423; d=256 1k 598 / 594, 2k 681 / 662. Held at d=128, more at d=64, wrong at d=256; d=64's and d=128's tuned
+persistent forms take it ("tuned persistent, non-causal round-robin" is them without it).
 """
 
 import argparse

@@ -1088,15 +1088,15 @@ def attention_forward_gluon_persistent_kernel(
     loader fetches a tile's Q (before its first K/V block) while the consumers compute the previous tile;
     ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop. On the
     H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
-    (not tuned). ``LISTED`` (causal): each program takes its entries of ``schedule`` instead of round-robin
-    units, a host-made list (``flashio.schedules``) that keeps the pairs but evens out the last two rounds
+    (not tuned). ``LISTED`` (causal; DYNAMIC, SPLIT_TAIL): each program takes its entries of ``schedule``, not
+    round-robin units, a host-made list (``flashio.schedules``) keeping the pairs, the last two rounds evened out
     (otherwise ``schedule`` is None); ``HALF_DIAGONAL``: see the module note; ``Q_IN_REGISTERS``: Q held in
     registers as the score products' A operand, its buffer handed back as soon as it is loaded
     (``_consumer_tile``; v0.18; on the H200 in v0.19 1-5% slower at d=128, up to 5% faster at d=64, where it
     is tuned); ``WIDE_STORES``: the output stored from registers 16 bytes at a time
     (``gluon_stores.store_rows_wide``); ``CLOCK_TILES`` > 0 (probes only): per-tile timestamps of every
     partition in ``tile_clock`` (``gluon_clock.mark_tile``; off, nothing of it is compiled); ``DYNAMIC``
-    (LISTED): ``schedule`` is one list for all programs (``flashio.schedules.claim_order``); program p takes entry
+    (LISTED; v0.39 non-causal too, its list the round-robin's order): one list for all programs; program p takes entry
     p, then its loader claims entry num_programs + c for c from the int32 counters ``claims`` (zero at launch, set
     back to zero by the last program to finish), one tile at a time, so that a program that ran fast takes more
     tiles (v0.36); ``CLAIM_FIRST`` / ``CLAIM_AHEAD``: probe options of it (``_persistent_loader``).
