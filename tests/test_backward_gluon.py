@@ -336,6 +336,30 @@ def test_a_dynamic_persistent_fused_backward_runs_non_causal_calls_unchanged(mon
     assert made[0][1][2] is made[1][1][2]  # the split tail's table, the same cached tensor
 
 
+def test_non_causal_claims_give_the_fused_backward_every_key_block_in_order_as_one_claim_list(monkeypatch):
+    # v0.39 (prepared): non-causal, key blocks of every KV head in order (its entry count first), claimed through the
+    # same counters, in place of the split tail's list; causal calls keep their own lists.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    problem = launchers.describe(torch.empty(12, 8, 1000, 128), torch.empty(12, 2, 1500, 128), "bhnd", None)
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False, noncausal_claims=True)
+    grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
+    assert grid == (132,) and trailing[2].tolist() == [12 * 2 * 12, *range(12 * 2 * 12)]
+    assert constants["LISTED"] is True and constants["DYNAMIC"] is True and "SPLIT_TAIL" not in constants
+    causal = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
+    assert causal == launchers.fused_backward_launch(replace(config, noncausal_claims=False), problem,
+                                                     torch.device("cpu"), causal=True)
+
+
+@pytest.mark.parametrize("change", [dict(split_tail=True), dict(split_rows=True, num_warps=4, dynamic_schedule=False),
+                                    dict(warp_specialised=False, dynamic_schedule=False)],
+                         ids=["split tail", "key rows split", "not specialised"])
+def test_non_causal_claims_are_refused_outside_the_persistent_specialised_backward_without_a_split_tail(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], **{"split_tail": False, "wide_stores": False,
+                     "spread_dq_stores": False, "noncausal_claims": True, **change})
+    with pytest.raises(ValueError, match="noncausal_claims is an option of the persistent warp-specialised fused"):
+        launchers.fused_backward_kernel(config, 128)
+
+
 @pytest.mark.parametrize("change", [dict(balanced_schedule=False), dict(split_rows=True, num_warps=4),
                                     dict(warp_specialised=False)],
                          ids=["not balanced", "key rows split", "not specialised"])

@@ -258,12 +258,11 @@ def test_non_causal_claims_are_an_option_of_the_persistent_forward_without_a_spl
         launchers.gluon_forward_constants(config, 128)
 
 
-@pytest.mark.parametrize("backward", [False, True], ids=["Triton forward", "backward"])
-def test_only_the_gluon_forward_takes_non_causal_claims(backward):
-    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws" if not backward else "gluon")
+def test_the_triton_forward_takes_no_non_causal_claims():
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][2], path="ws")
     problem = launchers.describe(torch.empty(2, 2, 256, 128), torch.empty(2, 2, 256, 128), "bhnd", None)
     with pytest.raises(ValueError, match="noncausal_claims is an option of the persistent Gluon forward"):
-        launchers.persistent_schedule(config, problem, False, 4, torch.device("cpu"), backward=backward)
+        launchers.persistent_schedule(config, problem, False, 4, torch.device("cpu"))
 
 
 @pytest.mark.parametrize("options", [dict(balanced_schedule=False), dict(persistent=False, balanced_schedule=False)])

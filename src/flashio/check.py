@@ -487,6 +487,11 @@ def forced_paths() -> dict:
         # (tuned_d64 / tuned_d128 above are them without it, the round-robin's whole last round).
         "backward: fused five-product (Gluon), split tail": fused_backward(
             replace(tuned_d64, split_tail=True), replace(tuned_d128, split_tail=True)),
+        # v0.39 (prepared): the tuned persistent forms claiming their non-causal key blocks one at a time, in order
+        # (``noncausal_claims``: the dynamic list's kernel form compiled non-causal), instead of the split tail.
+        "backward: fused five-product (Gluon), non-causal claims": fused_backward(
+            *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True)
+              for d in (64, 128))),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

@@ -104,9 +104,11 @@ class TileConfig:
     ``dynamic_schedule`` (persistent Gluon forward, persistent warp-specialised fused backward, both with
     ``balanced_schedule``; causal): the programs claim their tiles (the backward: key blocks) one at a time from one
     list (``schedules.claim_order``) through a counter in global memory, instead of each taking its own static list;
-    ``noncausal_claims`` (persistent Gluon forward, without ``split_tail``; non-causal): the same kernel form
-    (``DYNAMIC``) for non-causal calls, the list being the round-robin's own order (a head's query blocks one after
-    another), so that a program on a multiprocessor that runs slower takes fewer tiles.
+    ``noncausal_claims`` (persistent Gluon forward, persistent warp-specialised fused backward, both without
+    ``split_tail``; non-causal): the same kernel form (``DYNAMIC``) for non-causal calls, the list being every tile
+    in order (forward: a head's query blocks one after another, the round-robin's order; backward: a KV head's key
+    blocks), so that a program on a multiprocessor that runs slower takes fewer tiles (v0.39; the backward's
+    prepared, not a candidate).
     """
 
     block_m: int

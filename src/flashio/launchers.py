@@ -158,12 +158,13 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``; a Gluon forward with ``split_tail``, likewise
     with ``schedules.split_tail_forward_schedule``'s. A Gluon forward with ``noncausal_claims``, non-causal: the
     round-robin's order as a dynamic list (``_noncausal_claim_table``), ``LISTED`` and ``DYNAMIC``."""
-    if config.noncausal_claims and (backward or config.path != "gluon" or config.split_tail):
-        raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward without split_tail; got "
-                         f"{config} for the {'backward' if backward else 'forward'}")
+    if config.noncausal_claims and (config.path != "gluon" or config.split_tail):
+        raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward and of the persistent "
+                         f"warp-specialised fused backward, without split_tail; got {config} for the "
+                         f"{'backward' if backward else 'forward'}")
     if config.noncausal_claims and not causal:
-        return _noncausal_claim_table(problem, config, device), {"LISTED": True, "DYNAMIC": True,
-                                                                 "claims": _claim_counters(device)}
+        return _noncausal_claim_table(problem, config, device, backward), {"LISTED": True, "DYNAMIC": True,
+                                                                           "claims": _claim_counters(device)}
     if config.split_tail and not causal:
         if not backward and config.path != "gluon":
             raise ValueError(f"split_tail is an option of the persistent Gluon forward and of the persistent "
@@ -232,12 +233,17 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
     return _cached_table(key, device, table)
 
 
-def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device) -> torch.Tensor:
-    """The non-causal dynamic tile list's int32 table: its entry count, then every tile id in the round-robin's order
-    (``head_batch * query_blocks + block``: a head's query blocks one after another, so that the programs at work at
-    once share its K/V in L2), made once per device and shape. Program p takes entry p, then claims the next free
-    one after each tile (``kernels/gluon_claims.py``)."""
-    tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
+def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device,
+                           backward: bool = False) -> torch.Tensor:
+    """The non-causal dynamic tile list's int32 table: its entry count, then every tile id in order (forward:
+    ``head_batch * query_blocks + block``, a head's query blocks one after another, so that the programs at work at
+    once share its K/V in L2, the round-robin's order; ``backward``: key blocks of each KV head likewise, sharing its
+    Q/dO), made once per device and shape. Program p takes entry p, then claims the next free one after each tile
+    (``kernels/gluon_claims.py``)."""
+    if backward:
+        tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
+    else:
+        tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
     return _cached_table((device, "non-causal claim order", tiles), device, lambda: [tiles, *range(tiles)])
 
 
@@ -393,6 +399,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         raise ValueError(f"dynamic_schedule is an option of the persistent warp-specialised fused backward with "
                          f"balanced_schedule (no split rows or roles) and of the persistent Gluon forward; got "
                          f"{config}")
+    if config.noncausal_claims and not (config.warp_specialised and config.persistent and not config.split_tail
+                                        and not config.split_rows and not config.split_roles):
+        raise ValueError(f"noncausal_claims is an option of the persistent warp-specialised fused backward without "
+                         f"split_tail (no split rows or roles) and of the persistent Gluon forward; got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1

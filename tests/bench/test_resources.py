@@ -465,6 +465,21 @@ def test_a_dynamic_tile_list_costs_the_tuned_backwards_two_atomics_and_under_128
         assert dynamic["stack"] <= static["stack"], (dynamic, static)
 
 
+def test_non_causal_claims_compile_the_tuned_backwards_dynamic_form_non_causal_within_its_causal_resources(
+        fused_backward):
+    # v0.39 (prepared): the kernel's dynamic list was causal-only (a static assertion) until then. Compiled non-causal
+    # for sm_90a on the CPU: one 12-warp program on warpgroup MMAs, the causal dynamic compile's registers, shared
+    # memory and atomics (claim, release), and no float atomics: without the split tail no dK/dV goes to a buffer.
+    rows = {row["label"].removeprefix("backward fused gluon "): row for row in fused_backward}
+    for d in (64, 128):
+        claims, causal = rows[f"non-causal claims, tuned d={d}"], rows[f"dynamic tile list, tuned causal d={d}"]
+        assert_one_12_warp_program_on_warpgroup_mmas(claims)
+        assert (claims["registers"], claims["shared_kb"]) == (causal["registers"], causal["shared_kb"]), (claims,
+                                                                                                        causal)
+        assert claims["integer_atomic_adds"] == 2 and claims.get("float_atomic_adds", 0) == 0, claims
+        assert claims["stack"] <= 64, claims
+
+
 def test_spread_dq_stores_keep_the_tuned_backwards_stores_registers_and_shared_memory(fused_backward):
     # v0.34 (prepared): the float32 dQ tile stored without bank conflicts is the same 8-byte shared stores, through a
     # view of the tile whose addresses flip column bit 4 on odd rows, plus one select per dQ register. Compiled for

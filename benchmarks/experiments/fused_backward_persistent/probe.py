@@ -376,6 +376,18 @@ row read before the S^T wait".
 Run 23's result (v0.35, results/2026-12-02_h200_v0.35_probes/probe_bwd_run23.txt; check path 17/17 PASS): missed.
 d=128 +0.6% to +2.6% at N <= 2k and -0.9% to -2.1% at 16k, d=64 -0.4% to -1.6%, within the probe's spread (the same
 d=128 tuned form gave 415-430 TFLOP/s at non-causal 1k in runs 22-23). Not a candidate.
+
+Run 26 (v0.39, prepared): the tuned persistent forms claiming their non-causal key blocks one at a time, in order
+(``noncausal_claims``), against the same forms with the round-robin and its last round split (``split_tail``). v0.39's
+forward claims gained 4.4% / 2.7% at d=128 non-causal 1k / 2k because the round-robin's programs with the same 16
+tiles ended up to a tile apart (round_times.py, call 7). The backward's split tail (v0.23, +2-7% at N <= 2k) evens
+the last round but keeps each program's whole rounds static. Prediction, to be checked first with program_ends.py at
+non-causal 1k (a spread of 10-15 µs expected): d=128 -2% to +3% at 1k-2k (the spread won against the partial last
+round lost), level at 16k; d=64 likewise. Check path first: "backward: fused five-product (Gluon), non-causal claims".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 64 --rounds 3 --causal no --seqlens 1024 2048 16384 --forms "tuned (v0.39)" \
+        "tuned (v0.39), non-causal claims"
 """
 
 import argparse
@@ -513,6 +525,13 @@ for _d in (64, 128):
 FORMS[64]["three slots (v0.37)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
 FORMS[64]["three slots (v0.37), dynamic tile list"] = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0],
                                                               dynamic_schedule=True)
+# v0.39 (run 26, prepared): the tuned persistent forms claiming their non-causal key blocks one at a time in order
+# (``noncausal_claims``, the dynamic list's kernel form compiled non-causal) instead of the round-robin with its last,
+# partial round split (``split_tail``, the tuned forms' since v0.23); causal points run the tuned forms unchanged.
+for _d in (64, 128):
+    FORMS[_d]["tuned (v0.39)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
+    FORMS[_d]["tuned (v0.39), non-causal claims"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
+                                                            split_tail=False, noncausal_claims=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -24,6 +24,10 @@ program ends 16.0 µs (4.0%) after the median at d=128 causal 1k, 14.7 (2.1%) at
 the low end of the prediction, and without a pair effect (median exits by first pair within 4.6 / 5.1 µs). With the
 dynamic list (``--dynamic``, call 5): 7.0 and 5.2 µs after the median. Since v0.37 d=128's tuned form has the dynamic
 list; ``--static`` times it with its static one.
+
+v0.39 (prepared): the non-causal points (``--points 128:noncausal:1024``) as tuned, with the split tail's list, and with
+``--noncausal-claims`` (the key blocks claimed in order). v0.39's forward found the round-robin's programs with the same
+work ending up to a tile apart at d=128 non-causal 1k (forward_short/round_times.py, call 7).
 """
 
 import argparse
@@ -55,7 +59,16 @@ def main() -> None:
                        help="the tuned forms with the dynamic tile list (v0.37; d=128's tuned form has it): only the "
                             "programs' exits are shown, since which key blocks a program claimed is not recorded")
     lists.add_argument("--static", action="store_true", help="the tuned forms with their static lists")
+    lists.add_argument("--noncausal-claims", action="store_true",
+                       help="the tuned forms claiming their non-causal key blocks in order instead of the split tail "
+                            "(v0.39, prepared; only the exits are shown, as with --dynamic)")
     args = parser.parse_args()
+    if args.noncausal_claims:
+        for d in {point[0] for point in args.points}:
+            configs.BACKWARD_FUSED_CANDIDATES[d] = tuple(
+                dataclasses.replace(config, split_tail=False, noncausal_claims=True)
+                if config.persistent and config.split_tail else config
+                for config in configs.BACKWARD_FUSED_CANDIDATES[d])
     if args.dynamic or args.static:
         for d in {point[0] for point in args.points}:
             configs.BACKWARD_FUSED_CANDIDATES[d] = tuple(
@@ -106,7 +119,7 @@ def main() -> None:
         schedule = seen["schedule"]
         lists = None
         dynamic = seen["dynamic"]
-        if schedule is not None and not dynamic:
+        if schedule is not None and not dynamic and causal:  # a split tail's entries carry ranges: exits only
             table = schedule.tolist()
             offsets, tiles = table[:programs + 1], table[programs + 1:]
             lists = [tiles[offsets[p]:offsets[p + 1]] for p in range(programs)]
@@ -124,7 +137,7 @@ def main() -> None:
                         if i:  # the first block carries the start-up
                             block_times[tile % blocks_per_head].append(float(b[p, 1 + i, 0, 1] - b[p, 1 + i, 0, 0]) / 1e3)
         print(f"\n## d={d} {'causal' if causal else 'non-causal'} N={n}: {programs} programs, "
-              f"{'dynamic list' if dynamic else 'listed' if lists is not None else 'round-robin (no table)'}")
+              f"{'dynamic list' if dynamic else 'listed' if schedule is not None else 'round-robin (no table)'}")
         print("- programs' exits min / median / max µs (median over launches): " + " / ".join(
             f"{statistics.median(e[i] for e in exits):.1f}" for i in range(3)))
         if by_pair:

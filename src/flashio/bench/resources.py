@@ -365,6 +365,13 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, d)
             rows.append((f"backward fused gluon dynamic tile list, tuned causal d={d}", kernel,
                          dict(constants, IS_CAUSAL=True, LISTED=True, DYNAMIC=True), config))
+        # v0.39 (prepared): the same forms claiming their non-causal key blocks one at a time, in order
+        # (noncausal_claims, without the split tail), compiled non-causal with the dynamic list.
+        for d in (64, 128):
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True)
+            kernel, constants = launchers.fused_backward_kernel(config, d)
+            rows.append((f"backward fused gluon non-causal claims, tuned d={d}", kernel,
+                         dict(constants, IS_CAUSAL=False, LISTED=True, DYNAMIC=True), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

@@ -1153,7 +1153,7 @@ def attention_backward_fused_ws_persistent_kernel(
     chunk): the dQ tile stored into shared memory without bank conflicts (``gluon_stores.store_float32_spread``).
     ``EARLY_LSE`` (STATS_IN_SMEM): each block's LSE row read before the wait for its S^T product. ``CLOCK_TILES``
     > 0 (probes only): the MMA warps' per-key-block timestamps in ``tile_clock`` (``gluon_clock.mark_tile``; off,
-    nothing of it is compiled). ``DYNAMIC`` (causal, LISTED; v0.37): ``schedule`` is one list for all programs
+    nothing of it is compiled). ``DYNAMIC`` (LISTED; v0.37, non-causal v0.39): ``schedule``, one list for all programs
     (``flashio.schedules.claim_order``); program p takes entry p, then its loader claims entry num_programs + c for
     c from the int32 counters ``claims`` (``gluon_claims``) and publishes each entry to the MMA warps and the dQ warp
     in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
@@ -1167,7 +1167,7 @@ def attention_backward_fused_ws_persistent_kernel(
     # which need nothing the loader has yet to issue, so the wait cannot close a cycle).
     ID_SLOTS: gl.constexpr = 2
     if DYNAMIC:
-        gl.static_assert(LISTED and IS_CAUSAL and not SPLIT_TAIL, "a dynamic tile list is a causal listed form")
+        gl.static_assert(LISTED and not SPLIT_TAIL, "a dynamic tile list is a listed form without a split tail")
         ids = gl.allocate_shared_memory(gl.int32, [ID_SLOTS, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
         id_ready = gl.allocate_shared_memory(gl.int64, [ID_SLOTS, 1], mbarrier.MBarrierLayout())
         id_empty = gl.allocate_shared_memory(gl.int64, [ID_SLOTS, 1], mbarrier.MBarrierLayout())
