@@ -156,8 +156,8 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     no constexpr (the kernels' ``schedule`` argument is then a compile-time None, never read). A fused backward
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
     ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``; a Gluon forward with ``split_tail``, likewise
-    with ``schedules.split_tail_forward_schedule``'s. A Gluon forward with ``noncausal_claims``, non-causal: the
-    round-robin's order as a dynamic list (``_noncausal_claim_table``), ``LISTED`` and ``DYNAMIC``."""
+    with ``schedules.split_tail_forward_schedule``'s. A Gluon forward or fused backward with ``noncausal_claims``,
+    non-causal: every tile in order as a dynamic list (``_noncausal_claim_table``), ``LISTED`` and ``DYNAMIC``."""
     if config.noncausal_claims and (config.path != "gluon" or config.split_tail):
         raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward and of the persistent "
                          f"warp-specialised fused backward, without split_tail; got {config} for the "
