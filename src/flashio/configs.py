@@ -107,8 +107,7 @@ class TileConfig:
     ``noncausal_claims`` (persistent Gluon forward, persistent warp-specialised fused backward, both without
     ``split_tail``; non-causal): the same kernel form (``DYNAMIC``) for non-causal calls, the list being every tile
     in order (forward: a head's query blocks one after another, the round-robin's order; backward: a KV head's key
-    blocks), so that a program on a multiprocessor that runs slower takes fewer tiles (v0.39; the backward's
-    prepared, not a candidate).
+    blocks), so that a program that runs slower takes fewer tiles (v0.39; the backward's prepared, not a candidate).
     """
 
     block_m: int
