@@ -203,11 +203,20 @@ def _schedule_table(key: tuple, programs: int, device: torch.device, make) -> to
     return _cached_table(key, device, table)
 
 
+def _persistent_tiles(config: TileConfig, problem: "Problem", backward: bool) -> tuple[int, int]:
+    """(blocks per head, heads x batch) of a persistent kernel's tiles: the fused backward's key blocks of each KV
+    head, or (``backward=False``) the Gluon forward's query blocks of each head; tile ids are
+    ``head_batch * blocks + block``."""
+    if backward:
+        return cdiv(problem.seqlen_k, config.block_n), problem.num_kv_heads * problem.batch
+    return cdiv(problem.seqlen_q, config.block_m), problem.num_heads * problem.batch
+
+
 def _balanced_table(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
                     backward: bool) -> torch.Tensor:
     """``schedules.balanced_causal_schedule``'s table: query blocks of each head (forward) or key blocks of each
     KV head (``backward``)."""
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    head_batches = _persistent_tiles(config, problem, backward)[1]
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
     return _schedule_table((device, backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
@@ -221,7 +230,7 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
     """A dynamic tile list's int32 table (``schedules.claim_order``: its entry count, then the tile ids): query
     blocks of each head (forward) or key blocks of each KV head (``backward``, each pair's heavy key block first),
     made once per device and shape."""
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    head_batches = _persistent_tiles(config, problem, backward)[1]
     block_work = schedules.causal_backward_block_work if backward else schedules.causal_forward_block_work
     work = block_work(problem.seqlen_q, problem.seqlen_k, config.block_m, config.block_n)
     key = (device, "claim order", backward, head_batches, programs, problem.seqlen_q, problem.seqlen_k,
@@ -240,10 +249,8 @@ def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch
     once share its K/V in L2, the round-robin's order; ``backward``: key blocks of each KV head likewise, sharing its
     Q/dO), made once per device and shape. Program p takes entry p, then claims the next free one after each tile
     (``kernels/gluon_claims.py``)."""
-    if backward:
-        tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
-    else:
-        tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
+    blocks, head_batches = _persistent_tiles(config, problem, backward)
+    tiles = blocks * head_batches
     return _cached_table((device, "non-causal claim order", tiles), device, lambda: [tiles, *range(tiles)])
 
 
@@ -267,10 +274,8 @@ def split_tail_extent(config: TileConfig, problem: "Problem", programs: int,
     """(first tile id, tiles) of a split-tail persistent kernel's last round: the fused backward's key blocks
     (``schedules.split_tail_schedule``; their dK/dV are summed in a float32 buffer of that many slots) or
     (``backward=False``) the Gluon forward's query blocks (``schedules.split_tail_forward_schedule``)."""
-    if backward:
-        tiles = cdiv(problem.seqlen_k, config.block_n) * problem.num_kv_heads * problem.batch
-    else:
-        tiles = cdiv(problem.seqlen_q, config.block_m) * problem.num_heads * problem.batch
+    blocks, head_batches = _persistent_tiles(config, problem, backward)
+    tiles = blocks * head_batches
     programs = min(programs, tiles)
     return tiles // programs * programs, tiles % programs
 
@@ -278,19 +283,17 @@ def split_tail_extent(config: TileConfig, problem: "Problem", programs: int,
 def _split_tail_schedule(config: TileConfig, problem: "Problem", programs: int,
                          backward: bool) -> schedules.TileSchedule:
     """The split-tail schedule of a fused backward's key blocks or (``backward=False``) a Gluon forward's query
-    blocks."""
+    blocks (each tile's steps: the other side's blocks)."""
+    blocks, head_batches = _persistent_tiles(config, problem, backward)
     if backward:
-        return schedules.split_tail_schedule(cdiv(problem.seqlen_k, config.block_n),
-                                             problem.num_kv_heads * problem.batch, programs,
-                                             cdiv(problem.seqlen_q, config.block_m))
-    return schedules.split_tail_forward_schedule(cdiv(problem.seqlen_q, config.block_m),
-                                                 problem.num_heads * problem.batch, programs,
+        return schedules.split_tail_schedule(blocks, head_batches, programs, cdiv(problem.seqlen_q, config.block_m))
+    return schedules.split_tail_forward_schedule(blocks, head_batches, programs,
                                                  cdiv(problem.seqlen_k, config.block_n))
 
 
 def _split_tail_key(config: TileConfig, problem: "Problem", programs: int, device: torch.device,
                     backward: bool) -> tuple:
-    head_batches = (problem.num_kv_heads if backward else problem.num_heads) * problem.batch
+    head_batches = _persistent_tiles(config, problem, backward)[1]
     return (device, "split tail" if backward else "forward split tail", head_batches, programs, problem.seqlen_q,
             problem.seqlen_k, config.block_m, config.block_n)
 

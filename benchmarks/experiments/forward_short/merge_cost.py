@@ -2,16 +2,16 @@
 the grid's non-causal shapes (batch x N = 16k tokens, hidden 2048, bf16), with the slots of the split tail the tuned
 persistent form would take there (``launchers.split_tail_partials``), filled with finite values. The model behind
 PERFORMANCE.md's v0.38 prediction: ~2 µs plus the slots' bytes at ~5 TB/s (they are written by the forward just
-before, so mostly still in the 50 MB L2). Timed twice: warm (the slots in L2 from the previous merge) and after a
-256 MB flush (from HBM), median of ``--repeats`` each, CUDA events around one merge launch. The stream is kept busy
-(``torch.cuda._sleep``, or the flush) while the merge is launched, so that the events time the GPU, not Python's
-launch: v0.39's first run (call 1), without it, read 33-51 µs warm against 12-35 after a flush. ``--variants`` times the
-merge's tile rows and pipeline depth (``rows:stages``; the launcher's defaults first).
+before, so mostly still in the 50 MB L2). Timed after a 256 MB flush (from HBM), median of ``--repeats``, CUDA events
+around one merge launch; the flush keeps the stream busy while Python launches the merge, so that the events time the
+GPU. (v0.39's calls 1-2 also timed it warm, the slots in L2 from the previous merge: 8-51 µs, Python's launch time
+whether or not a ``torch.cuda._sleep`` was queued ahead; that column is gone.) ``--variants`` times the merge's tile
+rows and pipeline depth (``rows:stages``; the launcher's defaults first).
 
 Outcome (v0.39 calls 1-2, H200, after a flush): 32 rows, one stage (v0.38's merge) d=128 12.0-12.7 µs, d=64 12.1 /
 19.7 / 35.0 µs at 1k / 2k / 16k, d=256 17.1-17.7 µs: 2-4x the model, each program reading its pieces one after
 another. Pipelined over the pieces, 16 rows and 3 stages (the defaults since): d=128 1k 10.0, d=64 16k 14.9, d=256
-17.0. The warm column stayed a launch time (8-30 µs) even with the sleep: read only the flushed one.
+17.0.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/merge_cost.py
 
@@ -51,8 +51,8 @@ def plan(head_dim: int, seqlen: int, programs: int) -> dict:
 
 
 def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor, block_rows: int,
-               num_stages: int) -> tuple[float, float]:
-    """(warm, after a flush) median µs of one merge launch of ``block_rows`` rows and ``num_stages`` stages."""
+               num_stages: int) -> float:
+    """Median µs, after a flush, of one merge launch of ``block_rows`` rows and ``num_stages`` stages."""
     config = tuned_split_form(head_dim)
     device = torch.device("cuda")
     batch, heads = TOKENS // seqlen, HIDDEN // head_dim
@@ -67,24 +67,18 @@ def time_merge(head_dim: int, seqlen: int, repeats: int, flush: torch.Tensor, bl
         launchers.combine_split_tail(partials, combines, out, lse, strides, lse.stride(), problem, config.block_m,
                                      block_rows=block_rows, num_stages=num_stages)
 
-    def timed(flushed: bool) -> float:
-        times = []
-        for _ in range(repeats):
-            if flushed:
-                flush.zero_()
-            else:
-                torch.cuda._sleep(100_000)  # ~50 µs of GPU work queued ahead: the launch below is not timed
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            merge()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) * 1000)
-        return statistics.median(times)
-
     merge()  # compile
     torch.cuda.synchronize()
-    return timed(False), timed(True)
+    times = []
+    for _ in range(repeats):
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        merge()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000)
+    return statistics.median(times)
 
 
 def main(argv=None) -> None:
@@ -100,17 +94,17 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     flush = None if args.plan else torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
     variants = [tuple(int(part) for part in variant.split(":")) for variant in args.variants]
-    print("| d | N | cut tiles | pieces | slots MB | rows:stages | merge µs, warm | merge µs, after a flush |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| d | N | cut tiles | pieces | slots MB | rows:stages | merge µs, after a flush |")
+    print("|---|---|---|---|---|---|---|")
     for head_dim in args.head_dims:
         for seqlen in args.seqlens:
             programs = args.programs if args.plan else launchers.persistent_programs(torch.device("cuda"))
             shape = plan(head_dim, seqlen, programs)
             for block_rows, num_stages in variants:
-                warm, flushed = ("-", "-") if args.plan else \
-                    (f"{t:.1f}" for t in time_merge(head_dim, seqlen, args.repeats, flush, block_rows, num_stages))
+                flushed = "-" if args.plan else \
+                    f"{time_merge(head_dim, seqlen, args.repeats, flush, block_rows, num_stages):.1f}"
                 print(f"| {head_dim} | {seqlen} | {shape['cut_tiles']} | {shape['pieces']} | {shape['slot_mb']:.1f} | "
-                      f"{block_rows}:{num_stages} | {warm} | {flushed} |", flush=True)
+                      f"{block_rows}:{num_stages} | {flushed} |", flush=True)
 
 
 if __name__ == "__main__":
