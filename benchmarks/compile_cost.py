@@ -41,8 +41,26 @@ from flashio.bench import resources
 from flashio.kernels import backward, backward_ws, forward, forward_tma, forward_ws
 
 
-def _timed(kernel: str, d: int, options, everything: bool) -> list:
+def _timed(kernel: str, d: int, options, everything: bool, causal: bool) -> list:
+    """The options a first call times, as launchers._pick lists them: a causal call's candidates that differ only in
+    non-causal options (TileConfig.causal_form) once, then less configs.HOPPER_UNTIMED's."""
+    if causal:
+        options = list({option.causal_form(): option for option in reversed(options)}.values())[::-1]
     return configs.timed_candidates(kernel, d, options, hopper_regime=not everything)
+
+
+def _schedule_constants(c, causal: bool) -> dict:
+    """The schedule constexprs launchers.persistent_schedule gives a persistent Gluon kernel at the grid's lengths
+    (whose non-causal tiles leave a partial last round, so a split tail is taken)."""
+    if not c.persistent:
+        return {}
+    if c.noncausal_claims and not causal:
+        return {"LISTED": True, "DYNAMIC": True}
+    if c.split_tail and not causal:
+        return {"LISTED": True, "SPLIT_TAIL": True}
+    if c.balanced_schedule and causal:
+        return {"LISTED": True, **({"DYNAMIC": True} if c.dynamic_schedule else {})}
+    return {}
 
 
 def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str, object, dict, object]]:
@@ -53,7 +71,7 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
     forward_options = [*configs.FORWARD_CANDIDATES[d], *configs.FORWARD_TMA_CANDIDATES[d],
                        *(configs.FORWARD_WS_CANDIDATES[d] if d in configs.WS_TUNED_BUCKETS["forward"] else ()),
                        *configs.FORWARD_GLUON_CANDIDATES[d]]
-    for c in _timed("forward", d, forward_options, everything):
+    for c in _timed("forward", d, forward_options, everything, causal):
         if c.path == "pointer":
             jobs.append(("forward, portable", forward.attention_forward_kernel,
                          dict(resources._portable_constants(c, d), IS_CAUSAL=causal), c))
@@ -67,25 +85,20 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
         else:
             kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if c.persistent \
                 else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
-            listed = {"LISTED": True} if c.balanced_schedule and causal else {}
-            jobs.append(("forward, Gluon", kernel,
-                         dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal, **listed), c))
+            jobs.append(("forward, Gluon", kernel, dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal,
+                                                        **_schedule_constants(c, causal)), c))
     # everything: as outside the lengths the H200 grids timed, or with FLASHIO_TUNE_ALL=1
     strategies = configs.dq_strategies(d, True, grid_lengths=not everything)
     if "fused" in strategies:
-        for c in configs.BACKWARD_FUSED_CANDIDATES[d]:
+        for c in _timed("backward_fused", d, configs.BACKWARD_FUSED_CANDIDATES[d], everything, causal):
             kernel, constants = launchers.fused_backward_kernel(c, d)
-            listed = {}
-            if c.persistent and causal and c.balanced_schedule:
-                listed = {"LISTED": True}
-            elif c.persistent and not causal and c.split_tail:
-                listed = {"LISTED": True, "SPLIT_TAIL": True}  # the grid's lengths leave a partial last round
-            jobs.append(("backward, fused (Gluon)", kernel, dict(constants, IS_CAUSAL=causal, **listed), c))
+            jobs.append(("backward, fused (Gluon)", kernel,
+                         dict(constants, IS_CAUSAL=causal, **_schedule_constants(c, causal)), c))
     for atomic in [s == "atomic" for s in strategies if s in ("atomic", "separate")]:
         dkdv_options = [*configs.BACKWARD_DKDV_CANDIDATES[d],
                         *(configs.BACKWARD_DKDV_WS_CANDIDATES[d]
                           if not atomic and d in configs.WS_TUNED_BUCKETS["backward_dkdv"] else ())]
-        for c in _timed("backward_dkdv", d, dkdv_options, everything):
+        for c in _timed("backward_dkdv", d, dkdv_options, everything, causal):
             for dk, dv in ((True, True),) if c.passes == 1 else ((False, True), (True, False)):
                 if c.path == "ws":
                     kernel = backward_ws.attention_backward_dkdv_ws_persistent_kernel if c.persistent else \
@@ -101,7 +114,7 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
             dq_options = [*configs.BACKWARD_DQ_CANDIDATES[d],
                           *(configs.BACKWARD_DQ_WS_CANDIDATES[d] if d in configs.WS_TUNED_BUCKETS["backward_dq"]
                             else ())]
-            for c in _timed("backward_dq", d, dq_options, everything):
+            for c in _timed("backward_dq", d, dq_options, everything, causal):
                 if c.path == "ws":
                     jobs.append(("backward dQ, warp-specialised", backward_ws.attention_backward_dq_ws_kernel,
                                  descriptor(c), c))

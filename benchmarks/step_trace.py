@@ -10,6 +10,7 @@ accumulator and the idle time the host leaves are read off directly.
 
     PYTHONPATH=src python3 benchmarks/step_trace.py                       # bf16, d=128, N=1k, causal
     PYTHONPATH=src python3 benchmarks/step_trace.py --head-dim 64 --seqlen 2048 --no-causal --dtype fp16
+    PYTHONPATH=src python3 benchmarks/step_trace.py --head-dim 64 --systems flashio cuDNN FA2
 
 Not part of the test suite (needs a CUDA GPU). Wall times under the profiler include its own overhead.
 """
@@ -89,6 +90,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-causal", action="store_true")
     parser.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
     parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--systems", nargs="+", choices=("flashio", "cuDNN", "FA2"), default=("flashio", "cuDNN"),
+                        help="whose steps to trace (FA2: SDPA's FLASH_ATTENTION backend; v0.40)")
     args = parser.parse_args(argv)
     if not torch.cuda.is_available():
         print("step_trace: needs a CUDA GPU", file=sys.stderr)
@@ -103,12 +106,16 @@ def main(argv=None) -> int:
     def flashio_step():
         flashio.attention(q, k, v, is_causal=causal).backward(dout)
 
-    def cudnn_step():
-        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            F.scaled_dot_product_attention(q, k, v, is_causal=causal).backward(dout)
+    def sdpa_step(backend):
+        def step():
+            with sdpa_kernel(backend):
+                F.scaled_dot_product_attention(q, k, v, is_causal=causal).backward(dout)
+        return step
 
-    trace("flashio", flashio_step, (q, k, v), args.steps)
-    trace("cuDNN", cudnn_step, (q, k, v), args.steps)
+    steps = {"flashio": flashio_step, "cuDNN": sdpa_step(SDPBackend.CUDNN_ATTENTION),
+             "FA2": sdpa_step(SDPBackend.FLASH_ATTENTION)}
+    for name in args.systems:
+        trace(name, steps[name], (q, k, v), args.steps)
     return 0
 
 

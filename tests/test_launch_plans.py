@@ -5,6 +5,8 @@ again with the recorded arguments, so what is checked here is the record: its ke
 argument substitution. The compiled-kernel launch itself is checked on the H200 by ``python -m flashio.check``,
 which runs every fixed-length case twice and checks the replayed call against the references too."""
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -281,6 +283,33 @@ def test_a_tuned_choice_inside_gathering_adds_what_it_would_time_and_goes_on_wit
     for job in jobs:
         job()
     assert launched == [first, second]
+
+
+@pytest.mark.parametrize("causal, expected", [(True, 2), (False, 3)], ids=["causal", "non-causal"])
+def test_candidates_differing_only_in_non_causal_options_are_one_candidate_for_a_causal_call(monkeypatch, causal,
+                                                                                            expected):
+    # d=128's fused backward lists its persistent form with the split tail and with non-causal claims: for a
+    # causal call both run the same kernel, so only the first is compiled and timed.
+    from types import SimpleNamespace
+
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    monkeypatch.setattr(launchers, "device_capability", lambda device: (8, 0))
+    monkeypatch.setattr(launchers, "device_name", lambda device: "a GPU")
+    configs.clear_choices()
+    q = SimpleNamespace(is_cuda=True, device="gpu", dtype=torch.bfloat16)
+    problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+    plain = configs.TileConfig(64, 64)
+    persistent = configs.TileConfig(64, 128, 8, 3, "gluon", persistent=True, balanced_schedule=True)
+    split_tail, claims = replace(persistent, split_tail=True), replace(persistent, noncausal_claims=True)
+    launched = []
+    with launch_plans.gathering_compiles() as jobs:
+        launchers._pick("test_kernel", problem, q, configs.INTERPRETER_FORWARD, {64: (plain, split_tail, claims)},
+                        launched.append, (causal,), None, causal=causal)
+    for job in jobs:
+        job()
+    assert launched == [plain, split_tail, claims][:expected]
+    configs.clear_choices()
 
 
 def test_a_first_backward_compiles_the_preprocess_kernel_and_every_strategys_candidates_in_one_batch(monkeypatch):

@@ -701,13 +701,15 @@ def _tune_key(kernel: str, problem: Problem, q: torch.Tensor, *flags) -> tuple:
 def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: TileConfig,
           candidates: dict, launch, flags: tuple, sparse: Optional[BlockSparseIndex],
           extra_candidates: Optional[dict] = None, hopper_regime: bool = False,
-          also_compile: Optional[Callable[[], list]] = None) -> TileConfig:
+          also_compile: Optional[Callable[[], list]] = None, causal: bool = False) -> TileConfig:
     """Choose a tile configuration (fixed under the interpreter, timed-and-cached on a GPU).
 
     ``extra_candidates`` (other kernel paths of the same pass) join the timing on a GPU. With
     ``hopper_regime`` (sm_90 inputs of the kind the H200 grids timed) the candidates of
     ``configs.HOPPER_UNTIMED`` are left out. The candidates are compiled concurrently before they are timed
-    (``launch_plans.compile_concurrently``), with ``also_compile()``'s jobs in the same batch.
+    (``launch_plans.compile_concurrently``), with ``also_compile()``'s jobs in the same batch. For a ``causal``
+    call, candidates that differ only in options of non-causal calls (``TileConfig.causal_form``) are one kernel:
+    the first of them is timed.
     """
     max_m = sparse.block_m if sparse is not None else 1 << 30
     max_n = sparse.block_n if sparse is not None else 1 << 30
@@ -724,6 +726,8 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         # fp32 tiles take twice the shared memory and run on FMA units: small tiles, few stages.
         options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
     options = list(dict.fromkeys(options))
+    if causal:
+        options = list({option.causal_form(): option for option in reversed(options)}.values())[::-1]
     if configs.autotune_enabled():  # without autotuning the list's first entry runs, as documented
         options = configs.timed_candidates(kernel, bucket, options, hopper_regime)
     jobs = launch_plans.gathered()
@@ -960,7 +964,7 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
                        launch, (causal, dropout_p > 0, varlen is not None, sparse is not None,
                                 extra is not None, gluon_ok), sparse, extra_candidates=extra,
                        hopper_regime=gluon_ok and configs.in_hopper_grid(problem.seqlen_q, problem.seqlen_k),
-                       also_compile=backward_compiles)
+                       also_compile=backward_compiles, causal=causal)
     launch(config)
     return out, lse
 
@@ -1101,7 +1105,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                                     {"gluon": configs.BACKWARD_FUSED_CANDIDATES})
         else:
             config = _pick("backward_fused", problem, q, configs.INTERPRETER_BACKWARD_DKDV,
-                           configs.BACKWARD_FUSED_CANDIDATES, launch_fused, base_flags, None)
+                           configs.BACKWARD_FUSED_CANDIDATES, launch_fused, base_flags, None, causal=causal)
         launch_fused(config)
         launch_plans.copy_(dq, dq_accumulator)
 
