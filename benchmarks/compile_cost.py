@@ -45,7 +45,7 @@ def _timed(kernel: str, d: int, options, everything: bool, causal: bool) -> list
     """The options a first call times, as launchers._pick lists them: a causal call's candidates that differ only in
     non-causal options (TileConfig.causal_form) once, then less configs.HOPPER_UNTIMED's."""
     if causal:
-        options = list({option.causal_form(): option for option in reversed(options)}.values())[::-1]
+        options = configs.distinct_for_causal(options)
     return configs.timed_candidates(kernel, d, options, hopper_regime=not everything)
 
 

@@ -576,6 +576,12 @@ def dq_strategies(bucket: int, fused_eligible: bool, grid_lengths: bool = True) 
     return strategies
 
 
+def distinct_for_causal(options: Sequence[TileConfig]) -> list[TileConfig]:
+    """``options`` less those whose ``causal_form`` an earlier one has: what a causal call times (the others would
+    run the same kernel again)."""
+    return list({option.causal_form(): option for option in reversed(options)}.values())[::-1]
+
+
 def head_dim_bucket(block_d: int) -> int:
     """The candidate list a padded head dimension uses: 64 (d <= 64), 128 (d <= 128) or 256."""
     if block_d <= 64:

@@ -727,7 +727,7 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         options = [TileConfig(64, 32, 4, 1).clipped(max_m, max_n)]
     options = list(dict.fromkeys(options))
     if causal:
-        options = list({option.causal_form(): option for option in reversed(options)}.values())[::-1]
+        options = configs.distinct_for_causal(options)
     if configs.autotune_enabled():  # without autotuning the list's first entry runs, as documented
         options = configs.timed_candidates(kernel, bucket, options, hopper_regime)
     jobs = launch_plans.gathered()
