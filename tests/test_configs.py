@@ -145,15 +145,15 @@ def test_candidates_within_the_close_call_margin_are_timed_again_alternately_and
     configs.clear_choices()
 
 
-def test_at_most_three_close_candidates_are_timed_again(monkeypatch):
+def test_at_most_four_close_candidates_are_timed_again(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()
     timed = []
-    # Four candidates within 3% of each other: the three fastest first timings are re-timed, "d" is not.
+    # Five candidates within 4% of each other: the four fastest first timings are re-timed, "e" is not.
     timer = _timings_in_turn(timed, {"a": [1.00, 1.00, 1.00], "b": [1.01, 0.90, 0.90], "c": [1.02, 1.0, 1.0],
-                                     "d": [1.03]})
-    assert configs.choose_config(("four-close",), ("a", "b", "c", "d"), timer) == "b"
-    assert timed == ["a", "b", "c", "d"] + ["a", "b", "c"] * configs.REMATCH_ROUNDS
+                                     "d": [1.03, 1.0, 1.0], "e": [1.04]})
+    assert configs.choose_config(("five-close",), ("a", "b", "c", "d", "e"), timer) == "b"
+    assert timed == ["a", "b", "c", "d", "e"] + ["a", "b", "c", "d"] * configs.REMATCH_ROUNDS
     configs.clear_choices()
 
 
