@@ -262,9 +262,9 @@ def test_gathering_compiles_launches_zeroes_copies_and_records_nothing(plans_on)
     assert len(kernel.launches) == 1
 
 
-def test_a_tuned_choice_inside_gathering_adds_what_it_would_time_and_goes_on_with_the_first(monkeypatch):
-    # A CUDA-looking query (the choice is timed only on a GPU): the candidates the tuner would time become
-    # compile jobs, none is launched or timed, and no choice is cached.
+def _cuda_looking_call(monkeypatch):
+    """(query, problem) of a call that looks like a GPU's to ``launchers._pick`` (whose choices are timed only on a
+    GPU), autotuning on and no tuning file, the choices cleared."""
     from types import SimpleNamespace
 
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
@@ -273,7 +273,13 @@ def test_a_tuned_choice_inside_gathering_adds_what_it_would_time_and_goes_on_wit
     monkeypatch.setattr(launchers, "device_name", lambda device: "a GPU")
     configs.clear_choices()
     q = SimpleNamespace(is_cuda=True, device="gpu", dtype=torch.bfloat16)
-    problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+    return q, launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+
+
+def test_a_tuned_choice_inside_gathering_adds_what_it_would_time_and_goes_on_with_the_first(monkeypatch):
+    # A CUDA-looking query (the choice is timed only on a GPU): the candidates the tuner would time become
+    # compile jobs, none is launched or timed, and no choice is cached.
+    q, problem = _cuda_looking_call(monkeypatch)
     launched = []
     first, second = configs.TileConfig(64, 64), configs.TileConfig(128, 64)
     with launch_plans.gathering_compiles() as jobs:
@@ -290,15 +296,7 @@ def test_candidates_differing_only_in_non_causal_options_are_one_candidate_for_a
                                                                                             expected):
     # d=128's fused backward lists its persistent form with the split tail and with non-causal claims: for a
     # causal call both run the same kernel, so only the first is compiled and timed.
-    from types import SimpleNamespace
-
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
-    monkeypatch.setattr(launchers, "device_capability", lambda device: (8, 0))
-    monkeypatch.setattr(launchers, "device_name", lambda device: "a GPU")
-    configs.clear_choices()
-    q = SimpleNamespace(is_cuda=True, device="gpu", dtype=torch.bfloat16)
-    problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+    q, problem = _cuda_looking_call(monkeypatch)
     plain = configs.TileConfig(64, 64)
     persistent = configs.TileConfig(64, 128, 8, 3, "gluon", persistent=True, balanced_schedule=True)
     split_tail, claims = replace(persistent, split_tail=True), replace(persistent, noncausal_claims=True)
