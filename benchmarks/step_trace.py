@@ -11,6 +11,7 @@ accumulator and the idle time the host leaves are read off directly.
     PYTHONPATH=src python3 benchmarks/step_trace.py                       # bf16, d=128, N=1k, causal
     PYTHONPATH=src python3 benchmarks/step_trace.py --head-dim 64 --seqlen 2048 --no-causal --dtype fp16
     PYTHONPATH=src python3 benchmarks/step_trace.py --head-dim 64 --systems flashio cuDNN FA2
+    PYTHONPATH=src python3 benchmarks/step_trace.py --no-causal --hold    # the GPU's own gaps between operations
 
 Not part of the test suite (needs a CUDA GPU). Wall times under the profiler include its own overhead.
 """
@@ -18,6 +19,7 @@ Not part of the test suite (needs a CUDA GPU). Wall times under the profiler inc
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -53,7 +55,28 @@ def busy_time(spans) -> float:
     return total
 
 
-def trace(name: str, step, leaves, steps: int) -> None:
+HOLD_CYCLES = 4_000_000  # ~2 ms of torch.cuda._sleep: longer than a step's host path under the profiler
+
+
+def step_timeline(spans, steps: int) -> list[tuple[str, float, float]]:
+    """With ``--hold`` (each step queued behind a ``torch.cuda._sleep``): per position in a step, (operation, median
+    µs from the end of the operation before it -- the sleep for the first -- to its start, median µs it ran). The
+    sleep's kernel name contains "sleep" or "spin"."""
+    holds = [i for i, (kernel, _, _) in enumerate(spans) if "sleep" in kernel.lower() or "spin" in kernel.lower()]
+    if len(holds) != steps:
+        return []
+    per_step = [spans[first:last] for first, last in zip(holds, holds[1:] + [len(spans)])]
+    if len({len(ops) for ops in per_step}) != 1:
+        return []
+    timeline = []
+    for position in range(1, len(per_step[0])):
+        gaps = [ops[position][1] - ops[position - 1][2] for ops in per_step]
+        durations = [ops[position][2] - ops[position][1] for ops in per_step]
+        timeline.append((per_step[0][position][0], statistics.median(gaps), statistics.median(durations)))
+    return timeline
+
+
+def trace(name: str, step, leaves, steps: int, hold: bool = False) -> None:
     for _ in range(30):  # tuning, compilation, launch plans: all before the trace
         step()
         for leaf in leaves:
@@ -62,6 +85,8 @@ def trace(name: str, step, leaves, steps: int) -> None:
     with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
         start = time.perf_counter()
         for _ in range(steps):
+            if hold:  # the GPU waits here while the host queues the step: the gaps left are the GPU's own
+                torch.cuda._sleep(HOLD_CYCLES)
             step()
             for leaf in leaves:
                 leaf.grad = None
@@ -70,6 +95,15 @@ def trace(name: str, step, leaves, steps: int) -> None:
     spans = kernel_intervals(prof)
     if not spans:
         print(f"{name}: no GPU activity in the trace (profiler without CUPTI?)")
+        return
+    if hold:
+        timeline = step_timeline(spans, steps)
+        if not timeline:
+            print(f"{name}: the steps' operations differ from step to step; no timeline")
+        print(f"{name}: one step queued behind a hold, median over {steps} steps: gap before (µs), duration (µs)")
+        for kernel, gap, duration in timeline:
+            print(f"    {gap:7.1f} {duration:8.1f}  {kernel[:100]}")
+        print(f"    {sum(gap for _, gap, _ in timeline):7.1f} {sum(d for _, _, d in timeline):8.1f}  (sums)")
         return
     busy = busy_time(spans)
     span = spans[-1][2] - spans[0][1]
@@ -90,6 +124,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-causal", action="store_true")
     parser.add_argument("--dtype", choices=["bf16", "fp16"], default="bf16")
     parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--hold", action="store_true",
+                        help="queue each step behind a ~2 ms GPU sleep and print the step's operations in order with "
+                             "the GPU's gaps between them (v0.40)")
     parser.add_argument("--systems", nargs="+", choices=("flashio", "cuDNN", "FA2"), default=("flashio", "cuDNN"),
                         help="whose steps to trace (FA2: SDPA's FLASH_ATTENTION backend; v0.40)")
     args = parser.parse_args(argv)
@@ -115,7 +152,7 @@ def main(argv=None) -> int:
     steps = {"flashio": flashio_step, "cuDNN": sdpa_step(SDPBackend.CUDNN_ATTENTION),
              "FA2": sdpa_step(SDPBackend.FLASH_ATTENTION)}
     for name in args.systems:
-        trace(name, steps[name], (q, k, v), args.steps)
+        trace(name, steps[name], (q, k, v), args.steps, hold=args.hold)
     return 0
 
 
