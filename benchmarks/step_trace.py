@@ -100,6 +100,7 @@ def trace(name: str, step, leaves, steps: int, hold: bool = False) -> None:
         timeline = step_timeline(spans, steps)
         if not timeline:
             print(f"{name}: the steps' operations differ from step to step; no timeline")
+            return
         print(f"{name}: one step queued behind a hold, median over {steps} steps: gap before (µs), duration (µs)")
         for kernel, gap, duration in timeline:
             print(f"    {gap:7.1f} {duration:8.1f}  {kernel[:100]}")
