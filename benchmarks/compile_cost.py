@@ -49,20 +49,6 @@ def _timed(kernel: str, d: int, options, everything: bool, causal: bool) -> list
     return configs.timed_candidates(kernel, d, options, hopper_regime=not everything)
 
 
-def _schedule_constants(c, causal: bool) -> dict:
-    """The schedule constexprs launchers.persistent_schedule gives a persistent Gluon kernel at the grid's lengths
-    (whose non-causal tiles leave a partial last round, so a split tail is taken)."""
-    if not c.persistent:
-        return {}
-    if c.noncausal_claims and not causal:
-        return {"LISTED": True, "DYNAMIC": True}
-    if c.split_tail and not causal:
-        return {"LISTED": True, "SPLIT_TAIL": True}
-    if c.balanced_schedule and causal:
-        return {"LISTED": True, **({"DYNAMIC": True} if c.dynamic_schedule else {})}
-    return {}
-
-
 def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str, object, dict, object]]:
     """(label, kernel, constants, config) of each compile a first Hopper call makes for this bucket."""
     jobs = []
@@ -72,6 +58,7 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
                        *(configs.FORWARD_WS_CANDIDATES[d] if d in configs.WS_TUNED_BUCKETS["forward"] else ()),
                        *configs.FORWARD_GLUON_CANDIDATES[d]]
     for c in _timed("forward", d, forward_options, everything, causal):
+        schedule = launchers.schedule_constexprs(c, causal) if c.persistent else {}  # the grid's lengths
         if c.path == "pointer":
             jobs.append(("forward, portable", forward.attention_forward_kernel,
                          dict(resources._portable_constants(c, d), IS_CAUSAL=causal), c))
@@ -81,19 +68,20 @@ def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str
         elif c.path == "ws":
             kernel = forward_ws.attention_forward_ws_persistent_kernel if c.persistent else \
                 forward_ws.attention_forward_ws_kernel
-            jobs.append(("forward, warp-specialised", kernel, descriptor(c, MAY_MASK=False), c))
+            # MAY_MASK as the launcher sets it at the grid's lengths (multiples of every block)
+            jobs.append(("forward, warp-specialised", kernel, descriptor(c, MAY_MASK=causal, **schedule), c))
         else:
             kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if c.persistent \
                 else launchers.forward_gluon_kernels.attention_forward_gluon_kernel
-            jobs.append(("forward, Gluon", kernel, dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal,
-                                                        **_schedule_constants(c, causal)), c))
+            jobs.append(("forward, Gluon", kernel,
+                         dict(launchers.gluon_forward_constants(c, d), IS_CAUSAL=causal, **schedule), c))
     # everything: as outside the lengths the H200 grids timed, or with FLASHIO_TUNE_ALL=1
     strategies = configs.dq_strategies(d, True, grid_lengths=not everything)
     if "fused" in strategies:
         for c in _timed("backward_fused", d, configs.BACKWARD_FUSED_CANDIDATES[d], everything, causal):
             kernel, constants = launchers.fused_backward_kernel(c, d)
-            jobs.append(("backward, fused (Gluon)", kernel,
-                         dict(constants, IS_CAUSAL=causal, **_schedule_constants(c, causal)), c))
+            schedule = launchers.schedule_constexprs(c, causal) if c.persistent else {}
+            jobs.append(("backward, fused (Gluon)", kernel, dict(constants, IS_CAUSAL=causal, **schedule), c))
     for atomic in [s == "atomic" for s in strategies if s in ("atomic", "separate")]:
         dkdv_options = [*configs.BACKWARD_DKDV_CANDIDATES[d],
                         *(configs.BACKWARD_DKDV_WS_CANDIDATES[d]

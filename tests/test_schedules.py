@@ -104,6 +104,22 @@ def test_a_balanced_ws_persistent_forward_launches_with_the_schedule_table(monke
     assert "LISTED" not in launches[-1][2]
 
 
+@pytest.mark.parametrize("options, causal, partial, expected", [
+    (dict(balanced_schedule=True), True, True, {"LISTED": True}),
+    (dict(balanced_schedule=True, dynamic_schedule=True), True, True, {"LISTED": True, "DYNAMIC": True}),
+    (dict(balanced_schedule=True, dynamic_schedule=True), False, True, {}),
+    (dict(balanced_schedule=True, noncausal_claims=True), False, True, {"LISTED": True, "DYNAMIC": True}),
+    (dict(balanced_schedule=True, split_tail=True), False, True, {"LISTED": True, "SPLIT_TAIL": True}),
+    (dict(balanced_schedule=True, split_tail=True), False, False, {}),
+    (dict(balanced_schedule=True, split_tail=True, dynamic_schedule=True), True, True,
+     {"LISTED": True, "DYNAMIC": True}),
+], ids=["static causal list", "claimed causal list", "dynamic off causal", "non-causal claims", "split tail",
+        "split tail, whole rounds", "split tail off causal"])
+def test_schedule_constexprs_name_the_list_each_persistent_form_takes(options, causal, partial, expected):
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", persistent=True, **options)
+    assert launchers.schedule_constexprs(config, causal, partial) == expected
+
+
 def test_without_causal_masking_the_persistent_forward_takes_no_table(monkeypatch):
     persistent = configs.TileConfig(128, 128, 4, 2, "ws", persistent=True, balanced_schedule=True)
     problem = launchers.describe(torch.empty(2, 2, 40, 32), torch.empty(2, 2, 40, 32), "bhnd", None)

@@ -801,8 +801,8 @@ def choose_config(
     ``float('inf')`` when it does not fit the device (out of shared memory, registers). ``prepare``, if
     given, is called with the candidates just before they are timed, and only then (the launchers compile
     them concurrently there). Each candidate is timed once; one more time if that is more than
-    ``SLOW_WINDOW`` behind the fastest or a near miss (``NEAR_MISS``; the lower ranks it); the close leaders ``REMATCH_ROUNDS`` more times
-    (``CLOSE_CALL``). A choice timed by an earlier process (``tuning_cache_path``) is taken without
+    ``SLOW_WINDOW`` behind the fastest or a near miss (``NEAR_MISS``; the lower ranks it); the close leaders
+    (at most ``REMATCH_LEADERS``) ``REMATCH_ROUNDS`` more times (``CLOSE_CALL``). A choice timed by an earlier process (``tuning_cache_path``) is taken without
     timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
     """
     chosen = _CHOICES.get(key)

@@ -162,26 +162,40 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward and of the persistent "
                          f"warp-specialised fused backward, without split_tail; got {config} for the "
                          f"{'backward' if backward else 'forward'}")
-    if config.noncausal_claims and not causal:
-        return _noncausal_claim_table(problem, config, device, backward), {"LISTED": True, "DYNAMIC": True,
-                                                                           "claims": _claim_counters(device)}
-    if config.split_tail and not causal:
-        if not backward and config.path != "gluon":
-            raise ValueError(f"split_tail is an option of the persistent Gluon forward and of the persistent "
-                             f"warp-specialised fused backward; got {config} for the forward")
-        if split_tail_extent(config, problem, programs, backward)[1] == 0:
-            return None, {}  # whole rounds: the round-robin has no tail to split
-        return _split_tail_table(config, problem, programs, device, backward), {"LISTED": True, "SPLIT_TAIL": True}
-    if config.dynamic_schedule and config.path != "gluon":
+    if config.split_tail and not causal and not backward and config.path != "gluon":
+        raise ValueError(f"split_tail is an option of the persistent Gluon forward and of the persistent "
+                         f"warp-specialised fused backward; got {config} for the forward")
+    if config.dynamic_schedule and config.path != "gluon" and (causal or not config.split_tail):
         raise ValueError(f"dynamic_schedule is an option of the persistent Gluon forward and of the persistent "
                          f"warp-specialised fused backward; got {config} for the "
                          f"{'backward' if backward else 'forward'}")
-    if not (config.balanced_schedule and causal):
+    partial_last_round = config.split_tail and not causal and \
+        split_tail_extent(config, problem, programs, backward)[1] > 0
+    constants = schedule_constexprs(config, causal, partial_last_round)
+    if not constants:
         return None, {}
-    if config.dynamic_schedule:
-        return _claim_table(config, problem, programs, device, backward), {"LISTED": True, "DYNAMIC": True,
-                                                                            "claims": _claim_counters(device)}
-    return _balanced_table(config, problem, programs, device, backward), {"LISTED": True}
+    if constants.get("SPLIT_TAIL"):
+        return _split_tail_table(config, problem, programs, device, backward), constants
+    if constants.get("DYNAMIC"):
+        table = _claim_table(config, problem, programs, device, backward) if causal else \
+            _noncausal_claim_table(problem, config, device, backward)
+        return table, {**constants, "claims": _claim_counters(device)}
+    return _balanced_table(config, problem, programs, device, backward), constants
+
+
+def schedule_constexprs(config: TileConfig, causal: bool, partial_last_round: bool = True) -> dict:
+    """The tile-list constexprs of a persistent kernel's launch (``persistent_schedule``'s, without the table and
+    the claim counters; also what ``benchmarks/compile_cost.py`` compiles): ``LISTED`` for a tile list, with
+    ``DYNAMIC`` when the programs claim its entries (``noncausal_claims`` non-causal, ``dynamic_schedule`` causal)
+    or ``SPLIT_TAIL`` (``split_tail`` non-causal, when the tiles leave a ``partial_last_round``: whole rounds take
+    the round-robin and no list); a causal ``balanced_schedule`` static list alone; else none."""
+    if not causal and config.noncausal_claims:
+        return {"LISTED": True, "DYNAMIC": True}
+    if not causal and config.split_tail:
+        return {"LISTED": True, "SPLIT_TAIL": True} if partial_last_round else {}
+    if not (causal and config.balanced_schedule):
+        return {}
+    return {"LISTED": True, "DYNAMIC": True} if config.dynamic_schedule else {"LISTED": True}
 
 
 def _cached_table(key: tuple, device: torch.device, make) -> torch.Tensor:
