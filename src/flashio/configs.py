@@ -759,7 +759,9 @@ def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_co
     """Index of the fastest of close candidates ((ranking time, index) pairs, fastest first), and the
     rematch's timings of each: every leader timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift
     of the clocks or of the GPU's temperature falls on all of them), its ranking time and those compared by
-    median; a tie keeps the ranking's order."""
+    median; a tie keeps the ranking's order. Median, not the lowest timing: at the 17 points of the v0.40 grids
+    where the two statistics chose different forms, the median's form was the faster one at 12 when both were
+    timed again alternately (v0.41 call 3, benchmarks/tuner_statistic.py)."""
     ranked = {index: time for time, index in leaders}
     rematched = {index: [] for index in ranked}
     for _ in range(REMATCH_ROUNDS):

@@ -388,6 +388,17 @@ round lost), level at 16k; d=64 likewise. Check path first: "backward: fused fiv
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 64 --rounds 3 --causal no --seqlens 1024 2048 16384 --forms "tuned (v0.39)" \
         "tuned (v0.39), non-causal claims"
+
+Run 26's result (v0.40, results/2026-12-02_h200_v0.40/call1_probe_bwd_run26.txt): the claims +4.0% at d=128
+non-causal 1k, +1.0% at 2k, -2.2% at 16k; d=64 -3% to -4%. A third d=128 candidate since v0.40.
+
+Run 27 (v0.41; the forms and the kernel option are in results/2026-12-02_h200_v0.41/convert_dq.patch, not in the
+code): the tuned forms writing dQ themselves (``convert_dq``): the dQ warp counted each query block's landed
+reduce-adds (an acquire-release atomic after each one) and the last contributor read the block's float32 sum back
+by TMA and stored it in bf16, so that the launcher's conversion pass (48 µs) was not needed. Prediction: +4-6% at 1k.
+Outcome (call1_probe_bwd_run27_1k.txt; both check paths passed): d=64 377 -> 200 TFLOP/s non-causal, 262 -> 176
+causal; d=128 split tail 438 -> 249, non-causal claims 446 -> 389, causal (the dynamic list) 318 -> 284. Slower
+everywhere, most with the static schedules: not kept.
 """
 
 import argparse
