@@ -492,6 +492,14 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), non-causal claims": fused_backward(
             *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True)
               for d in (64, 128))),
+        # v0.41: the tuned persistent d=64 form with two K/V slots (kv_slots=2: a key block's K/V requested while the
+        # MMA warps still work on the previous block), over its own lists (causal balanced, non-causal split tail),
+        # then claiming its key blocks (the dynamic lists' loops); d=128 its tuned form.
+        "backward: fused five-product (Gluon), two K/V slots at d=64": fused_backward(
+            replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], kv_slots=2), configs.BACKWARD_FUSED_CANDIDATES[128][1]),
+        "backward: fused five-product (Gluon), two K/V slots at d=64, claimed key blocks": fused_backward(
+            replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], kv_slots=2, split_tail=False, dynamic_schedule=True,
+                    noncausal_claims=True), configs.BACKWARD_FUSED_CANDIDATES[128][1]),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

@@ -108,7 +108,10 @@ class TileConfig:
     ``split_tail``; non-causal): the same kernel form (``DYNAMIC``) for non-causal calls, the list being every tile
     in order (forward: a head's query blocks one after another, the round-robin's order; backward: a KV head's key
     blocks), so that a program that runs slower takes fewer tiles (v0.39 forward, v0.40 backward). ``split_tail``
-    and ``noncausal_claims`` shape non-causal calls only: a causal call runs ``causal_form()``.
+    and ``noncausal_claims`` shape non-causal calls only: a causal call runs ``causal_form()``. ``kv_slots``
+    (persistent warp-specialised fused backward, head dim <= 64): 2 gives K_j and V_j two shared slots each, so that
+    the loader requests a key block's K/V while the MMA warps still work on the previous block (v0.41; 32 KB more
+    shared memory at d=64).
     """
 
     block_m: int
@@ -145,6 +148,7 @@ class TileConfig:
     early_lse: bool = False
     dynamic_schedule: bool = False
     noncausal_claims: bool = False
+    kv_slots: int = 1
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

@@ -420,6 +420,14 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
                                         and not config.split_rows and not config.split_roles):
         raise ValueError(f"noncausal_claims is an option of the persistent warp-specialised fused backward without "
                          f"split_tail (no split rows or roles) and of the persistent Gluon forward; got {config}")
+    if config.kv_slots not in (1, 2) or (config.kv_slots == 2 and not (
+            config.warp_specialised and config.persistent and not config.split_rows and not config.split_roles)):
+        raise ValueError(f"kv_slots is 1, or 2 in the persistent warp-specialised fused backward (no split rows or "
+                         f"roles); got {config}")
+    if config.kv_slots == 2 and head_dim > 64:
+        # Two more [block_n, head_dim] 16-bit tiles: 32 KB at d=64 (the tuned forms then take 179-196 of 227 KB);
+        # at d=128 the tuned form already takes 211 KB.
+        raise ValueError(f"kv_slots=2 fits the shared memory at head_dim <= 64; got head_dim={head_dim}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -465,6 +473,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["SPREAD_DQ"] = True
         if config.early_lse:
             constants["EARLY_LSE"] = True
+        if config.kv_slots == 2:
+            constants["KV_SLOTS"] = 2
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -18,11 +18,32 @@ import argparse
 import statistics
 
 import torch
+import triton
+import triton.language as tl
 
 from flashio.kernels import backward as backward_kernels
 
+
+@triton.jit
+def flat_preprocess_kernel(O, DO, DELTA, rows, ROWS_PER_PROGRAM: tl.constexpr, BLOCK_ROWS: tl.constexpr,
+                           HEAD_DIM: tl.constexpr):
+    """A probe's preprocess over contiguous (B, H, N, d) O and dO as one [rows, d] matrix (D contiguous (B, H, N):
+    the same row order): program p takes rows [p ROWS_PER_PROGRAM, (p + 1) ROWS_PER_PROGRAM) in BLOCK_ROWS
+    pieces, unmasked columns."""
+    first = tl.program_id(0).to(tl.int64) * ROWS_PER_PROGRAM
+    cols = tl.arange(0, HEAD_DIM)
+    for start in range(0, ROWS_PER_PROGRAM, BLOCK_ROWS):
+        offs = first + start + tl.arange(0, BLOCK_ROWS)
+        row_in = offs < rows
+        o = tl.load(O + offs[:, None] * HEAD_DIM + cols[None, :], mask=row_in[:, None], other=0.0)
+        do = tl.load(DO + offs[:, None] * HEAD_DIM + cols[None, :], mask=row_in[:, None], other=0.0)
+        tl.store(DELTA + offs, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1), mask=row_in)
+
 SHAPES = {64: (16, 32), 128: (16, 16), 256: (16, 8)}  # head dim -> (batch at N = 1024, heads): hidden 2048
 PREPROCESS_FORMS = [(rows, warps) for rows in (64, 128, 256) for warps in (4, 8)]  # (64, 4): the launcher's
+# v0.41 (call 4): O and dO read as one [B H N, d] matrix, each program a run of rows (rows a program, rows a step,
+# warps); one row block a program, or longer runs with fewer programs.
+FLAT_FORMS = [(64, 64, 4), (128, 128, 4), (256, 128, 8), (1024, 128, 8), (2048, 256, 8), (4096, 256, 8)]
 
 
 def _timed(run, flush, rounds_of):
@@ -64,9 +85,22 @@ def main(argv=None):
             return run
 
         passes = {f"preprocess {rows} rows, {warps} warps": preprocess(rows, warps) for rows, warps in PREPROCESS_FORMS}
+
+        def flat(rows_per_program, block_rows, warps):
+            total = out.numel() // head_dim
+
+            def run():
+                flat_preprocess_kernel[(triton_cdiv(total, rows_per_program),)](
+                    out, grad_out, delta, total, ROWS_PER_PROGRAM=rows_per_program, BLOCK_ROWS=block_rows,
+                    HEAD_DIM=head_dim, num_warps=warps)
+            return run
+
+        for rows_per_program, block_rows, warps in FLAT_FORMS:
+            passes[f"flat preprocess {rows_per_program} rows a program, {block_rows} at a time, {warps} warps"] = \
+                flat(rows_per_program, block_rows, warps)
         passes["dQ accumulator zero_"] = accumulator.zero_
         passes["dQ copy_ (float32 -> bf16)"] = lambda: dq.copy_(accumulator)
-        moved = {name: 2 * out.numel() * 2 + delta.numel() * 4 for name in passes}
+        moved = {name: 2 * out.numel() * out.element_size() + delta.numel() * 4 for name in passes}
         moved["dQ accumulator zero_"] = accumulator.numel() * 4
         moved["dQ copy_ (float32 -> bf16)"] = accumulator.numel() * 6
         errors = {}
@@ -74,7 +108,7 @@ def main(argv=None):
             delta.fill_(float("nan"))
             run()
             torch.cuda.synchronize()
-            if name.startswith("preprocess"):
+            if "preprocess" in name:
                 errors[name] = (delta - reference).abs().max().item()
         times = {name: [] for name in passes}
         for _ in range(args.rounds):

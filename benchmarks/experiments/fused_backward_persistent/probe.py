@@ -399,6 +399,18 @@ by TMA and stored it in bf16, so that the launcher's conversion pass (48 µs) wa
 Outcome (call1_probe_bwd_run27_1k.txt; both check paths passed): d=64 377 -> 200 TFLOP/s non-causal, 262 -> 176
 causal; d=128 split tail 438 -> 249, non-causal claims 446 -> 389, causal (the dynamic list) 318 -> 284. Slower
 everywhere, most with the static schedules: not kept.
+
+Run 28 (v0.41): d=64's tuned forms with two K/V slots (``kv_slots=2``). With one slot the loader requests a key
+block's K_j, V_j (two new in-kernel descriptors, then 2 x 16 KB by TMA) only once the MMA warps have handed the
+previous block's K/V back (``kv_empty``, after its last product), so the wait for them falls between two key blocks,
+less the previous block's dK/dV epilogue. At 1k the d=64 backward's per-tile time is ~19% above 16k's (v0.40 grid:
+~1.58 against ~1.32 µs), ~4 µs per key block of 16 tiles, the same number of key blocks per program (~31) at every
+length. Prediction: if ~1-1.5 µs of that is the K/V wait, +3-5% at 1k, +1.5-2.5% at 2k, level at 16k, causal and not.
+Check paths first: "backward: fused five-product (Gluon), two K/V slots at d=64" and its claimed key blocks.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 64 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.40)" "tuned (v0.40), two K/V slots" \
+        "three slots (v0.40)" "three slots (v0.40), two K/V slots"
 """
 
 import argparse
@@ -543,6 +555,11 @@ for _d in (64, 128):
     FORMS[_d]["tuned (v0.39)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
     FORMS[_d]["tuned (v0.39), non-causal claims"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
                                                             split_tail=False, noncausal_claims=True)
+# v0.41 (run 28): d=64's tuned forms (four and three Q/dO slots) with two K/V slots (``kv_slots=2``).
+FORMS[64]["tuned (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
+FORMS[64]["three slots (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
+for _name in ("tuned (v0.40)", "three slots (v0.40)"):
+    FORMS[64][f"{_name}, two K/V slots"] = replace(FORMS[64][_name], kv_slots=2)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -372,6 +372,15 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, d)
             rows.append((f"backward fused gluon non-causal claims, tuned d={d}", kernel,
                          dict(constants, IS_CAUSAL=False, LISTED=True, DYNAMIC=True), config))
+        # v0.41: the tuned d=64 persistent forms with two K/V slots (kv_slots=2), causal (the balanced list) and
+        # non-causal (the split tail's list).
+        for config in configs.BACKWARD_FUSED_CANDIDATES[64]:
+            config = replace(config, kv_slots=2)
+            kernel, constants = launchers.fused_backward_kernel(config, 64)
+            for causal in (True, False):
+                rows.append((f"backward fused gluon two K/V slots, tuned {config.num_stages} slots"
+                             f"{' causal' if causal else ''} d=64", kernel,
+                             dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

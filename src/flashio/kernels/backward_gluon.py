@@ -602,19 +602,26 @@ def _fused_ws_mma_partition(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, 
 @gluon.jit
 def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              NUM_STAGES: gl.constexpr, DQ_BUFFERS: gl.constexpr, PERSISTENT: gl.constexpr,
-                             STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1):
+                             STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1, KV_SLOTS: gl.constexpr = 1):
     """The specialised kernels' shared memory, allocated and initialised in one order for both (offsets are
     part of their compiled form): K_j, V_j, the Q/dO ring, dS^T, the float32 dQ tiles, then the barriers —
     ``kv_ready``, with PERSISTENT ``kv_empty`` (else ``kv_ready`` stands in, unused), the ring's
     ``ready``/``empty``, the dQ tiles' ``dq_ready``/``dq_empty`` — and last the optional LSE/D rows. dS^T is
-    one [BLOCK_N, BLOCK_M] tile, or with DS_BUFFERS = 2 a pair of them ([2, BLOCK_N, BLOCK_M])."""
+    one [BLOCK_N, BLOCK_M] tile, or with DS_BUFFERS = 2 a pair of them ([2, BLOCK_N, BLOCK_M]). With KV_SLOTS = 2
+    (PERSISTENT) K_j and V_j get two slots each ([2, BLOCK_N, HEAD_DIM]), with a ``kv_ready`` and a ``kv_empty``
+    barrier per slot ([2, 1])."""
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     ds_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
     dq_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], gl.float32)
-    k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
-    v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    if KV_SLOTS == 1:  # the measured forms' allocation, kept as it was
+        k_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+        v_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, HEAD_DIM], kv_tile_layout)
+    else:
+        gl.static_assert(PERSISTENT, "two K/V slots are a form of the persistent kernel")
+        k_smem = gl.allocate_shared_memory(dtype, [KV_SLOTS, BLOCK_N, HEAD_DIM], kv_tile_layout)
+        v_smem = gl.allocate_shared_memory(dtype, [KV_SLOTS, BLOCK_N, HEAD_DIM], kv_tile_layout)
     q_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
     do_smem = gl.allocate_shared_memory(dtype, [NUM_STAGES, BLOCK_M, HEAD_DIM], q_tile_layout)
     if DS_BUFFERS == 1:  # the measured forms' allocation, kept as it was (its offsets are in their SASS)
@@ -622,18 +629,27 @@ def _fused_ws_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HE
     else:
         ds_smem = gl.allocate_shared_memory(dtype, [DS_BUFFERS, BLOCK_N, BLOCK_M], ds_tile_layout)
     dq_smem = gl.allocate_shared_memory(gl.float32, [DQ_BUFFERS, BLOCK_M, HEAD_DIM], dq_tile_layout)
-    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    if PERSISTENT:
-        kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    if KV_SLOTS == 1:
+        kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        if PERSISTENT:
+            kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        else:
+            kv_empty = kv_ready
     else:
-        kv_empty = kv_ready
+        kv_ready = gl.allocate_shared_memory(gl.int64, [KV_SLOTS, 1], mbarrier.MBarrierLayout())
+        kv_empty = gl.allocate_shared_memory(gl.int64, [KV_SLOTS, 1], mbarrier.MBarrierLayout())
     ready = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     empty = gl.allocate_shared_memory(gl.int64, [NUM_STAGES, 1], mbarrier.MBarrierLayout())
     dq_ready = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
     dq_empty = gl.allocate_shared_memory(gl.int64, [DQ_BUFFERS, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(kv_ready, count=1)
-    if PERSISTENT:
-        mbarrier.init(kv_empty, count=1)
+    if KV_SLOTS == 1:
+        mbarrier.init(kv_ready, count=1)
+        if PERSISTENT:
+            mbarrier.init(kv_empty, count=1)
+    else:
+        for kv_slot in gl.static_range(KV_SLOTS):
+            mbarrier.init(kv_ready.index(kv_slot), count=1)
+            mbarrier.init(kv_empty.index(kv_slot), count=1)
     for ring_index in gl.static_range(NUM_STAGES):
         mbarrier.init(ready.index(ring_index), count=1)
         mbarrier.init(empty.index(ring_index), count=1)
@@ -829,20 +845,45 @@ def _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS: gl.constexpr, WARP
 
 
 @gluon.jit
+def _key_block_slot(k_smem, v_smem, kv_ready, kv_empty, tile_iter, KV_SLOTS: gl.constexpr):
+    """(K_j tile, V_j tile, its ``kv_ready``, its ``kv_empty``, the barriers' phase) of a persistent program's
+    ``tile_iter``-th key block: the one K/V slot and the parity of ``tile_iter``, or with KV_SLOTS = 2 slot
+    ``tile_iter`` mod 2 and the parity of the slot's own uses."""
+    if KV_SLOTS == 1:
+        return k_smem, v_smem, kv_ready, kv_empty, tile_iter & 1
+    else:
+        slot = tile_iter % KV_SLOTS
+        return (k_smem.index(slot), v_smem.index(slot), kv_ready.index(slot), kv_empty.index(slot),
+                (tile_iter // KV_SLOTS) & 1)
+
+
+@gluon.jit
 def _persistent_load_key_block(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head,
                                start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, k_smem, v_smem, q_smem,
                                do_smem, kv_ready, kv_empty, ready, empty, it, tile_iter, BLOCK_M: gl.constexpr,
                                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, LSE, DELTA,
-                               stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
-    """The persistent loader's ``tile_iter``-th key block: once the MMA warps released the previous block's K/V
-    (``kv_empty``), its K_j, V_j and query blocks [lo, lo + num_blocks) (``_fused_ws_load_tile``) from Q/dO ring
-    position ``it`` (returned advanced). Every loop of ``_persistent_fused_ws_loader`` runs its blocks through it."""
-    mbarrier.wait(kv_empty, (tile_iter & 1) ^ 1)
+                               stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr,
+                               KV_SLOTS: gl.constexpr = 1):
+    """The persistent loader's ``tile_iter``-th key block: once the MMA warps released its K/V slot (``kv_empty``:
+    with one slot, the previous block's; with KV_SLOTS = 2, the block before that, so that K_j, V_j are requested
+    while the MMA warps still work on the previous block), its K_j, V_j and query blocks [lo, lo + num_blocks)
+    (``_fused_ws_load_tile``) from Q/dO ring position ``it`` (returned advanced). Every loop of
+    ``_persistent_fused_ws_loader`` runs its blocks through it."""
+    k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
+                                                                             tile_iter, KV_SLOTS)
+    mbarrier.wait(kv_tile_empty, kv_phase ^ 1)
+    if KV_SLOTS > 1:
+        if tile_iter > 0:
+            # The K/V descriptors are rewritten in place: the previous block's K/V loads must have landed (with one
+            # slot the kv_empty wait above implies it; here the previous block may still be in its first tiles).
+            _, _, previous_ready, _, previous_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
+                                                                      tile_iter - 1, KV_SLOTS)
+            mbarrier.wait(previous_ready, previous_phase)
     return _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
                                batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-                               k_smem, v_smem, q_smem, do_smem, kv_ready, ready, empty, it,
+                               k_tile, v_tile, q_smem, do_smem, kv_tile_ready, ready, empty, it,
                                BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
                                stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
 
@@ -857,7 +898,8 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem,
                                 STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                 SPLIT_TAIL: gl.constexpr = False, claims=None, ids=None, id_ready=None,
-                                id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
+                                id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
+                                KV_SLOTS: gl.constexpr = 1):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
     of its entries in ``schedule``; DYNAMIC: of the entries of ``schedule`` it claims one by one from the counter
     ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them.
@@ -885,7 +927,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
             index = gl.num_programs(0) + claim_entry(claims)
         _publish_key_block(ids, id_ready, id_empty, tile_iter, -1, ID_SLOTS)
@@ -903,7 +945,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -916,7 +958,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
 
 
@@ -1000,7 +1042,7 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
                                     lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                                     LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
                                     WIDE_STORES: gl.constexpr, kv_layout: gl.constexpr, tile_clock,
-                                    CLOCK_TILES: gl.constexpr):
+                                    CLOCK_TILES: gl.constexpr, KV_SLOTS: gl.constexpr = 1):
     """The MMA warps' ``tile_iter``-th key block ``key_block`` of a head, all its query blocks
     (``_persistent_mma_key_block``), then its dK and dV stored (the round-robin and dynamic loops; the listed loop's
     blocks may be split-tail pieces); CLOCK_TILES > 0: its start and end marks. Returns the ring position."""
@@ -1008,10 +1050,12 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
     lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
+    k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
+                                                                             tile_iter, KV_SLOTS)
     dk, dv, it = _persistent_mma_key_block(
         LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-        seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
-        kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+        seqlen_k, kv_group_size, softmax_scale, k_tile, v_tile, q_smem, do_smem, ds_smem, dq_smem, kv_tile_ready,
+        kv_tile_empty, ready, empty, dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
         NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
         DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
@@ -1038,7 +1082,8 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
                                        EARLY_LSE: gl.constexpr = False, tile_clock=None,
                                        CLOCK_TILES: gl.constexpr = 0, ids=None, id_ready=None, id_empty=None,
-                                       DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2):
+                                       DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
+                                       KV_SLOTS: gl.constexpr = 1):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last
     product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV (SPLIT_TAIL: a tail piece's partial
@@ -1062,7 +1107,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
             tile_iter += 1
             index = _read_key_block(ids, id_ready, id_empty, tile_iter, ID_SLOTS, WARPS)
         if CLOCK_TILES > 0:
@@ -1078,10 +1123,13 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
             if CLOCK_TILES > 0:
                 mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
+            k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready,
+                                                                                     kv_empty, tile_iter, KV_SLOTS)
             dk, dv, it = _persistent_mma_key_block(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
-                kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter & 1, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+                seqlen_k, kv_group_size, softmax_scale, k_tile, v_tile, q_smem, do_smem, ds_smem, dq_smem,
+                kv_tile_ready, kv_tile_empty, ready, empty, dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N,
+                HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
                 DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
@@ -1111,7 +1159,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
@@ -1136,6 +1184,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
     tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None, DYNAMIC: gl.constexpr = False,
+    KV_SLOTS: gl.constexpr = 1,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1157,11 +1206,12 @@ def attention_backward_fused_ws_persistent_kernel(
     (``flashio.schedules.claim_order``); program p takes entry p, then its loader claims entry num_programs + c for
     c from the int32 counters ``claims`` (``gluon_claims``) and publishes each entry to the MMA warps and the dQ warp
     in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
-    blocks."""
+    blocks. ``KV_SLOTS`` = 2 (v0.41): two K/V slots, so that the loader requests a key block's K_j, V_j as soon as it
+    has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
-                                                      STATS_IN_SMEM, DS_BUFFERS)
+                                                      STATS_IN_SMEM, DS_BUFFERS, KV_SLOTS)
     # Two id slots: the loader publishes entry e + 1 before it waits for the MMA warps to release entry e's K_j, V_j,
     # and e + 2 only once both readers have read entry e (the dQ warp reads it after its reduce-adds of entry e - 1,
     # which need nothing the loader has yet to issue, so the wait cannot close a cycle).
@@ -1188,7 +1238,7 @@ def attention_backward_fused_ws_persistent_kernel(
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
             KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES, ids, id_ready, id_empty,
-            DYNAMIC, ID_SLOTS)),
+            DYNAMIC, ID_SLOTS, KV_SLOTS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -1196,7 +1246,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
             LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED,
-            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS)),
+            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS, KV_SLOTS)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED,
