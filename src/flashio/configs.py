@@ -315,13 +315,19 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # non-causal key blocks in order (``noncausal_claims``) instead of the split tail, non-causal 1k / 2k / 16k: d=128
 # 424 -> 441, 501 -> 506, 578 -> 565 TFLOP/s (cuDNN 429 / 490 / 549): a candidate beside the split tail, the tuner
 # choosing by length. d=64's three-slot form 374 -> 360, 436 -> 422, 500 -> 482: not.
+# v0.41 (GPU check paths "two K/V slots at d=64" and its claimed key blocks, 17/17 PASS each; probe run 28, bf16,
+# median of 3 rounds, results/2026-12-02_h200_v0.41/call5_probe_bwd_run28.txt): d=64's forms with two K/V slots
+# (``kv_slots=2``: the next key block's K/V requested while the MMA warps work on this one), non-causal 1k / 2k / 16k,
+# causal 1k / 2k / 16k: four Q/dO slots 375 -> 406, 436 -> 452, 491 -> 491, 261 -> 300, 346 -> 369, 460 -> 467
+# TFLOP/s; three 364 -> 385, 419 -> 446, 484 -> 491, 262 -> 288, 344 -> 365, 465 -> 458 (cuDNN 372 / 416 / 451,
+# 252 / 322 / 432). Both take them.
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
-                    wide_stores=True),
+                    wide_stores=True, kv_slots=2),
          TileConfig(64, 128, 8, 4, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
-                    wide_stores=True)),
+                    wide_stores=True, kv_slots=2)),
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True,
