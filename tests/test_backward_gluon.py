@@ -231,8 +231,9 @@ def test_key_rows_on_two_partitions_refuse_what_their_kernel_does_not_do(change)
 
 
 def test_a_late_key_gradient_wait_reaches_both_specialised_kernels_and_leaves_the_default_compile_alone():
-    # Without wide_stores: the non-persistent kernel stores 4 bytes at a time.
-    tuned = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], wide_stores=False)
+    # Without wide_stores: the non-persistent kernel stores 4 bytes at a time; with one K/V slot (two are a persistent
+    # form).
+    tuned = replace(configs.BACKWARD_FUSED_CANDIDATES[64][0], wide_stores=False, kv_slots=1)
     kernels = {False: backward_gluon.attention_backward_fused_ws_kernel,
                True: backward_gluon.attention_backward_fused_ws_persistent_kernel}
     for persistent in (False, True):
@@ -560,4 +561,38 @@ def test_only_d128s_tuned_fused_backward_stores_dq_spread():
 def test_spread_dq_stores_are_refused_where_the_kernel_cannot_take_them(change):
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], spread_dq_stores=True, **change)
     with pytest.raises(ValueError, match="spread_dq_stores is an option of the persistent warp-specialised"):
+        launchers.fused_backward_kernel(config, 128)
+
+
+def test_two_kv_slots_reach_the_persistent_specialised_kernel_and_one_slot_compiles_as_before():
+    tuned = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
+    kernel, constants = launchers.fused_backward_kernel(replace(tuned, kv_slots=2), 64)
+    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+    assert constants["KV_SLOTS"] == 2
+    assert "KV_SLOTS" in inspect.signature(kernel.fn).parameters
+    _, constants = launchers.fused_backward_kernel(replace(tuned, kv_slots=1), 64)
+    assert "KV_SLOTS" not in constants  # the kernel's default: one slot, the code as it was before v0.41
+
+
+def test_every_d64_fused_backward_candidate_keeps_two_kv_slots():
+    # v0.41 probe run 28: non-causal 1k +8%, causal 1k +15%, 16k level (PERFORMANCE.md).
+    assert all(config.kv_slots == 2 for config in configs.BACKWARD_FUSED_CANDIDATES[64])
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(dict(persistent=False, balanced_schedule=False, split_tail=False, wide_stores=False),
+                 id="one key block a program"),
+    pytest.param(dict(split_rows=True, num_warps=4, ds_buffers=1, kv_in_registers=False, split_tail=False,
+                      wide_stores=False), id="key rows split"),
+    pytest.param(dict(kv_slots=3), id="three slots"),
+])
+def test_two_kv_slots_outside_the_persistent_specialised_kernel_and_other_counts_are_refused(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], **{"kv_slots": 2, **change})
+    with pytest.raises(ValueError, match="kv_slots is 1, or 2 in the persistent warp-specialised fused backward"):
+        launchers.fused_backward_kernel(config, 64)
+
+
+def test_two_kv_slots_are_refused_where_the_shared_memory_has_no_room():
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], kv_slots=2)
+    with pytest.raises(ValueError, match="kv_slots=2 fits the shared memory at head_dim <= 64; got head_dim=128"):
         launchers.fused_backward_kernel(config, 128)

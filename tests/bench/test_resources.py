@@ -496,3 +496,13 @@ def test_spread_dq_stores_keep_the_tuned_backwards_stores_registers_and_shared_m
         assert (spread["registers"], spread["shared_kb"], spread["HGMMA"], spread["STS.64"]) == \
             (base["registers"], base["shared_kb"], base["HGMMA"], base["STS.64"]), (spread, base)
         assert spread["stack"] <= base["stack"], (spread, base)
+
+
+def test_two_kv_slots_at_d64_fit_one_program_without_spills(fused_backward):
+    # v0.41: two more 128 x 64 bf16 tiles (32 KB) beside d=64's tuned three- and four-slot forms, causal (the balanced
+    # list) and non-causal (the split tail's): 179 and 196 KB measured, no stack, the same registers.
+    rows = [row for row in fused_backward if row["label"].startswith("backward fused gluon two K/V slots")]
+    assert len(rows) == 4
+    for row in rows:
+        assert_one_12_warp_program_on_warpgroup_mmas(row)
+        assert row["stack"] == 0 and row["registers"] == 168, row
