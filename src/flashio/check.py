@@ -500,14 +500,6 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), two K/V slots at d=64, claimed key blocks": fused_backward(
             replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], kv_slots=2, split_tail=False, dynamic_schedule=True,
                     noncausal_claims=True), configs.BACKWARD_FUSED_CANDIDATES[128][1]),
-        # v0.41: d=128's tuned persistent forms asking the L2 for each key block's K/V before the slot wait
-        # (kv_prefetch), with the split tail (causal: the dynamic list) and with claims; d=64 its tuned form.
-        "backward: fused five-product (Gluon), K/V prefetch at d=128, split tail": fused_backward(
-            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
-                                                               kv_prefetch=True)),
-        "backward: fused five-product (Gluon), K/V prefetch at d=128, claims": fused_backward(
-            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][2],
-                                                               kv_prefetch=True)),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

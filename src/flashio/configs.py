@@ -111,8 +111,7 @@ class TileConfig:
     and ``noncausal_claims`` shape non-causal calls only: a causal call runs ``causal_form()``. ``kv_slots``
     (persistent warp-specialised fused backward, head dim <= 64): 2 gives K_j and V_j two shared slots each, so that
     the loader requests a key block's K/V while the MMA warps still work on the previous block (v0.41; 32 KB more
-    shared memory at d=64). ``kv_prefetch`` (the same kernel): the loader asks the L2 for a key block's K/V rows
-    when it reaches the block, before it waits for the K/V slot (v0.41, for d=128, where a second slot does not fit).
+    shared memory at d=64).
     """
 
     block_m: int
@@ -150,7 +149,6 @@ class TileConfig:
     dynamic_schedule: bool = False
     noncausal_claims: bool = False
     kv_slots: int = 1
-    kv_prefetch: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

@@ -424,10 +424,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             config.warp_specialised and config.persistent and not config.split_rows and not config.split_roles)):
         raise ValueError(f"kv_slots is 1, or 2 in the persistent warp-specialised fused backward (no split rows or "
                          f"roles); got {config}")
-    if config.kv_prefetch and not (config.warp_specialised and config.persistent and not config.split_rows
-                                   and not config.split_roles):
-        raise ValueError(f"kv_prefetch is an option of the persistent warp-specialised fused backward (no split rows "
-                         f"or roles); got {config}")
     if config.kv_slots == 2 and head_dim > 64:
         # Two more [block_n, head_dim] 16-bit tiles: 32 KB at d=64 (the tuned forms then take 179-196 of 227 KB);
         # at d=128 the tuned form already takes 211 KB.
@@ -479,8 +475,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["EARLY_LSE"] = True
         if config.kv_slots == 2:
             constants["KV_SLOTS"] = 2
-        if config.kv_prefetch:
-            constants["KV_PREFETCH"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -411,21 +411,6 @@ Check paths first: "backward: fused five-product (Gluon), two K/V slots at d=64"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.40)" "tuned (v0.40), two K/V slots" \
         "three slots (v0.40)" "three slots (v0.40), two K/V slots"
-
-Run 28's result (v0.41, results/2026-12-02_h200_v0.41/call5_probe_bwd_run28.txt; check paths 17/17 PASS each): four
-Q/dO slots non-causal 1k / 2k / 16k 375 -> 406, 436 -> 452, 491 -> 491, causal 261 -> 300, 346 -> 369, 460 -> 467
-TFLOP/s. Both d=64 candidates take two K/V slots.
-
-Run 29 (v0.41, prepared): d=128's tuned forms asking the L2 for each key block's K and V rows (``kv_prefetch``:
-512 ``prefetch.global.L2`` from the loader warp) when the loader reaches the block, before its wait for the one K/V
-slot. A second slot does not fit at d=128 (211 of 227 KB). If d=128's per-block wait is d=64's (~2.2 µs, run 28: 70
-µs over 31 blocks at non-causal 1k) and the L2 turns the TMA loads' ~1.5 µs from HBM into ~0.5, the wait is ~1 µs
-shorter on ~16 blocks a program at 1k. Prediction: +1.5-2.5% at 1k, +0.5-1% at 2k, level at 16k, causal and not;
-less if the descriptors' writes or the loader's spills (96 B of stack in the split-tail compile) take the time.
-
-    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
-        --head-dims 128 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.41)" "tuned (v0.41), K/V prefetch" \
-        "claims (v0.41)" "claims (v0.41), K/V prefetch"
 """
 
 import argparse
@@ -575,11 +560,6 @@ FORMS[64]["tuned (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
 FORMS[64]["three slots (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
 for _name in ("tuned (v0.40)", "three slots (v0.40)"):
     FORMS[64][f"{_name}, two K/V slots"] = replace(FORMS[64][_name], kv_slots=2)
-# v0.41 (run 29): d=128's tuned forms asking the L2 for each key block's K/V before the slot wait (``kv_prefetch``).
-FORMS[128]["tuned (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][1]
-FORMS[128]["claims (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][2]
-for _name in ("tuned (v0.41)", "claims (v0.41)"):
-    FORMS[128][f"{_name}, K/V prefetch"] = replace(FORMS[128][_name], kv_prefetch=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

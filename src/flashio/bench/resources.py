@@ -381,16 +381,6 @@ def surveyed():
                 rows.append((f"backward fused gluon two K/V slots, tuned {config.num_stages} slots"
                              f"{' causal' if causal else ''} d=64", kernel,
                              dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)), config))
-        # v0.41: d=128's tuned persistent forms asking the L2 for each key block's K/V before the slot wait
-        # (kv_prefetch): causal (the dynamic list), non-causal with the split tail and with claims.
-        for config, causal in ((configs.BACKWARD_FUSED_CANDIDATES[128][1], True),
-                               (configs.BACKWARD_FUSED_CANDIDATES[128][1], False),
-                               (configs.BACKWARD_FUSED_CANDIDATES[128][2], False)):
-            config = replace(config, kv_prefetch=True)
-            kernel, constants = launchers.fused_backward_kernel(config, 128)
-            form = " claims" if config.noncausal_claims else ""
-            rows.append((f"backward fused gluon K/V prefetch, tuned{form}{' causal' if causal else ''} d=128", kernel,
-                         dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)), config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

@@ -845,21 +845,6 @@ def _read_key_block(ids, id_ready, id_empty, entry, ID_SLOTS: gl.constexpr, WARP
 
 
 @gluon.jit
-def _prefetch_rows_to_l2(base, stride_row, start, seqlen, BLOCK_ROWS: gl.constexpr, HEAD_DIM: gl.constexpr,
-                         element_bytes: gl.constexpr):
-    """Ask the L2 for rows start.. start + BLOCK_ROWS of a [seqlen, HEAD_DIM] 16-bit matrix at ``base`` (row stride
-    ``stride_row``, unit column stride): one ``prefetch.global.L2`` per 128-byte line, from the one warp calling it
-    (rows past the end ask for the last row again)."""
-    rows_layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
-    LINE: gl.constexpr = 128 // element_bytes  # elements per 128-byte line
-    rows = gl.minimum(start + gl.arange(0, BLOCK_ROWS, layout=rows_layout), seqlen - 1)
-    for line in gl.static_range(HEAD_DIM // LINE):
-        gl.inline_asm_elementwise("prefetch.global.L2 [$1]; mov.u32 $0, 0;", "=r,l",
-                                  [base + rows.to(gl.int64) * stride_row + line * LINE], dtype=gl.int32,
-                                  is_pure=False, pack=1)
-
-
-@gluon.jit
 def _key_block_slot(k_smem, v_smem, kv_ready, kv_empty, tile_iter, KV_SLOTS: gl.constexpr):
     """(K_j tile, V_j tile, its ``kv_ready``, its ``kv_empty``, the barriers' phase) of a persistent program's
     ``tile_iter``-th key block: the one K/V slot and the parity of ``tile_iter``, or with KV_SLOTS = 2 slot
@@ -879,19 +864,12 @@ def _persistent_load_key_block(Q, K, V, DO, stride_qb, stride_qh, stride_qm, str
                                do_smem, kv_ready, kv_empty, ready, empty, it, tile_iter, BLOCK_M: gl.constexpr,
                                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, LSE, DELTA,
                                stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr,
-                               KV_SLOTS: gl.constexpr = 1, KV_PREFETCH: gl.constexpr = False):
+                               KV_SLOTS: gl.constexpr = 1):
     """The persistent loader's ``tile_iter``-th key block: once the MMA warps released its K/V slot (``kv_empty``:
     with one slot, the previous block's; with KV_SLOTS = 2, the block before that, so that K_j, V_j are requested
     while the MMA warps still work on the previous block), its K_j, V_j and query blocks [lo, lo + num_blocks)
     (``_fused_ws_load_tile``) from Q/dO ring position ``it`` (returned advanced). Every loop of
-    ``_persistent_fused_ws_loader`` runs its blocks through it. KV_PREFETCH: first K_j's and V_j's rows are asked of
-    the L2 (``_prefetch_rows_to_l2``), so that the TMA loads issued after the wait find them there."""
-    if KV_PREFETCH:
-        element_bytes: gl.constexpr = K.dtype.element_ty.primitive_bitwidth // 8
-        _prefetch_rows_to_l2(K + batch.to(gl.int64) * stride_kb + kv_head.to(gl.int64) * stride_kh, stride_kn,
-                             start_n, seqlen_k, BLOCK_N, HEAD_DIM, element_bytes)
-        _prefetch_rows_to_l2(V + batch.to(gl.int64) * stride_vb + kv_head.to(gl.int64) * stride_vh, stride_vn,
-                             start_n, seqlen_k, BLOCK_N, HEAD_DIM, element_bytes)
+    ``_persistent_fused_ws_loader`` runs its blocks through it."""
     k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
                                                                              tile_iter, KV_SLOTS)
     mbarrier.wait(kv_tile_empty, kv_phase ^ 1)
@@ -921,7 +899,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                 SPLIT_TAIL: gl.constexpr = False, claims=None, ids=None, id_ready=None,
                                 id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
-                                KV_SLOTS: gl.constexpr = 1, KV_PREFETCH: gl.constexpr = False):
+                                KV_SLOTS: gl.constexpr = 1):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
     of its entries in ``schedule``; DYNAMIC: of the entries of ``schedule`` it claims one by one from the counter
     ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them.
@@ -949,7 +927,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, KV_PREFETCH)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
             index = gl.num_programs(0) + claim_entry(claims)
         _publish_key_block(ids, id_ready, id_empty, tile_iter, -1, ID_SLOTS)
@@ -967,7 +945,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, KV_PREFETCH)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -980,7 +958,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, KV_PREFETCH)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
             tile_iter += 1
 
 
@@ -1206,7 +1184,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
     tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None, DYNAMIC: gl.constexpr = False,
-    KV_SLOTS: gl.constexpr = 1, KV_PREFETCH: gl.constexpr = False,
+    KV_SLOTS: gl.constexpr = 1,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1229,9 +1207,7 @@ def attention_backward_fused_ws_persistent_kernel(
     c from the int32 counters ``claims`` (``gluon_claims``) and publishes each entry to the MMA warps and the dQ warp
     in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
     blocks. ``KV_SLOTS`` = 2 (v0.41): two K/V slots, so that the loader requests a key block's K_j, V_j as soon as it
-    has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V.
-    ``KV_PREFETCH`` (v0.41, one slot): the loader asks the L2 for a key block's K/V rows when it reaches the block,
-    before it waits for the slot."""
+    has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -1270,7 +1246,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
             LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED,
-            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS, KV_SLOTS, KV_PREFETCH)),
+            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS, KV_SLOTS)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED,
