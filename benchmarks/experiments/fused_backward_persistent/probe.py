@@ -411,6 +411,17 @@ Check paths first: "backward: fused five-product (Gluon), two K/V slots at d=64"
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 64 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.40)" "tuned (v0.40), two K/V slots" \
         "three slots (v0.40)" "three slots (v0.40), two K/V slots"
+
+Run 28's result (v0.41, results/2026-12-02_h200_v0.41/call5_probe_bwd_run28.txt; check paths 17/17 PASS each): four
+Q/dO slots non-causal 1k / 2k / 16k 375 -> 406, 436 -> 452, 491 -> 491, causal 261 -> 300, 346 -> 369, 460 -> 467
+TFLOP/s. Both d=64 candidates take two K/V slots.
+
+Run 29 (v0.41; the option and its forms are in results/2026-12-02_h200_v0.41/kv_prefetch.patch, not in the code):
+d=128's tuned forms asking the L2 for each key block's K and V rows (``kv_prefetch``: ``prefetch.global.L2`` from the
+loader warp) when the loader reaches the block, before its wait for the one K/V slot (a second slot does not fit at
+d=128). Prediction: +1.5-2.5% at 1k, +0.5-1% at 2k, level at 16k. Outcome (call8_probe_bwd_run29.txt; check paths
+17/17 PASS each): split tail non-causal 428 -> 435 / 501 -> 506 / 578 -> 574, claims 447 -> 438 / 504 -> 506 /
+565 -> 569, causal 319 -> 321 / 422 -> 415 / 547 -> 545 TFLOP/s: within the probe's spread, -2% to +1.6%. Not kept.
 """
 
 import argparse
