@@ -25,7 +25,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tuning_survey import _CANDIDATE  # noqa: E402 - benchmarks/tuning_survey.py
+from tuning_survey import parse_tuning_timings  # noqa: E402 - benchmarks/tuning_survey.py
 
 TIMED_PASSES = ("forward", "backward_fused")  # whole calls time them; the others are other strategies' tiles
 
@@ -40,9 +40,7 @@ def disagreements(paths: list[str]) -> list[dict]:
         for row in rows:
             if row["system"] != "flashio" or not row.get("tuning"):
                 continue
-            for part in row["tuning"].split(" | "):
-                name, _, rest = part.partition(": ")
-                times = {m["label"]: [float(t) for t in m["times"].split("/")] for m in _CANDIDATE.finditer(rest)}
+            for name, times in parse_tuning_timings(row["tuning"]).items():
                 rematched = [label for label, timed in times.items() if len(timed) >= 3]
                 if name not in TIMED_PASSES or len(rematched) < 2:
                     continue

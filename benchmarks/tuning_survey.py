@@ -23,19 +23,24 @@ from collections import Counter, defaultdict
 _CANDIDATE = re.compile(r"(?:^|, )(?P<label>[a-z][^,]*?) (?P<times>[0-9.]+(?:/[0-9.]+)*) ms")
 
 
-def parse_tuning(text: str) -> dict[str, dict[str, float]]:
-    """A row's tuning field -> {pass: {candidate label: median time in ms}}. A pass tuned twice at one point
-    (the dK/dV tiles with and without dQ atomics) gets " #2" on its second name."""
-    passes: dict[str, dict[str, float]] = {}
+def parse_tuning_timings(text: str) -> dict[str, dict[str, list[float]]]:
+    """A row's tuning field -> {pass: {candidate label: its timings in ms, in the order taken}}. A pass tuned twice
+    at one point (the dK/dV tiles with and without dQ atomics) gets " #2" on its second name."""
+    passes: dict[str, dict[str, list[float]]] = {}
     for part in text.split(" | "):
         name, _, rest = part.partition(": ")
         if name in passes:
             name += " #2"
-        times = {m["label"]: statistics.median(float(t) for t in m["times"].split("/"))
-                 for m in _CANDIDATE.finditer(rest)}
-        if times:
-            passes[name] = times
+        timings = {m["label"]: [float(t) for t in m["times"].split("/")] for m in _CANDIDATE.finditer(rest)}
+        if timings:
+            passes[name] = timings
     return passes
+
+
+def parse_tuning(text: str) -> dict[str, dict[str, float]]:
+    """A row's tuning field -> {pass: {candidate label: median time in ms}} (``parse_tuning_timings``' medians)."""
+    return {name: {label: statistics.median(timed) for label, timed in timings.items()}
+            for name, timings in parse_tuning_timings(text).items()}
 
 
 def survey(paths) -> tuple[dict, dict]:

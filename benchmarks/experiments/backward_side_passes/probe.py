@@ -39,7 +39,7 @@ def flat_preprocess_kernel(O, DO, DELTA, rows, ROWS_PER_PROGRAM: tl.constexpr, B
         do = tl.load(DO + offs[:, None] * HEAD_DIM + cols[None, :], mask=row_in[:, None], other=0.0)
         tl.store(DELTA + offs, tl.sum(o.to(tl.float32) * do.to(tl.float32), 1), mask=row_in)
 
-SHAPES = {64: (16, 32), 128: (16, 16), 256: (16, 8)}  # head dim -> (batch at N = 1024, heads): hidden 2048
+HEADS = {64: 32, 128: 16, 256: 8}  # head dim -> heads: hidden 2048
 PREPROCESS_FORMS = [(rows, warps) for rows in (64, 128, 256) for warps in (4, 8)]  # (64, 4): the launcher's
 # v0.41 (call 4): O and dO read as one [B H N, d] matrix, each program a run of rows (rows a program, rows a step,
 # warps); one row block a program, or longer runs with fewer programs.
@@ -59,14 +59,14 @@ def _timed(run, flush, rounds_of):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--head-dims", nargs="+", type=int, choices=sorted(SHAPES), default=sorted(SHAPES))
+    parser.add_argument("--head-dims", nargs="+", type=int, choices=sorted(HEADS), default=sorted(HEADS))
     parser.add_argument("--seqlen", type=int, default=1024)
     args = parser.parse_args(argv)
     flush = torch.empty(256 * 2**20, dtype=torch.uint8, device="cuda")
     print("| d | pass | µs (median) | TB/s | max diff |")
     print("|---|---|---|---|---|")
     for head_dim in args.head_dims:
-        _, heads = SHAPES[head_dim]
+        heads = HEADS[head_dim]
         n = args.seqlen
         batch = 16384 // n  # 16k tokens a batch, as in the grid
         torch.manual_seed(0)
@@ -79,7 +79,7 @@ def main(argv=None):
 
         def preprocess(rows, warps):
             def run():
-                backward_kernels.attention_backward_preprocess_kernel[(triton_cdiv(n, rows), heads, batch)](
+                backward_kernels.attention_backward_preprocess_kernel[(triton.cdiv(n, rows), heads, batch)](
                     out, grad_out, delta, *out.stride(), *grad_out.stride(), *delta.stride(), None, n, head_dim,
                     BLOCK_M=rows, BLOCK_D=head_dim, IS_VARLEN=False, num_warps=warps)
             return run
@@ -90,7 +90,7 @@ def main(argv=None):
             total = out.numel() // head_dim
 
             def run():
-                flat_preprocess_kernel[(triton_cdiv(total, rows_per_program),)](
+                flat_preprocess_kernel[(triton.cdiv(total, rows_per_program),)](
                     out, grad_out, delta, total, ROWS_PER_PROGRAM=rows_per_program, BLOCK_ROWS=block_rows,
                     HEAD_DIM=head_dim, num_warps=warps)
             return run
@@ -118,10 +118,6 @@ def main(argv=None):
             us = statistics.median(times[name])
             error = f"{errors[name]:.2e}" if name in errors else "-"
             print(f"| {head_dim} | {name} | {us:.1f} | {moved[name] / us / 1e6:.2f} | {error} |")
-
-
-def triton_cdiv(a, b):
-    return (a + b - 1) // b
 
 
 if __name__ == "__main__":
