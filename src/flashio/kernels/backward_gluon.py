@@ -1008,18 +1008,22 @@ def _persistent_fused_ws_dq_reducer(DQ_ACC, stride_dqb, stride_dqh, stride_dqm, 
 @gluon.jit
 def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                               seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem,
-                              ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, it, kv_phase,
+                              ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter,
                               BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                               IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr, WARPS: gl.constexpr,
                               DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                               lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
-                              LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr):
-    """One key block of the persistent form's MMA warps (``_fused_ws_mma_tile``), then K_j, V_j handed back to the
-    loader (``kv_empty``); returns (dk, dv, ring position). Every loop of ``_persistent_fused_ws_mma_partition`` runs
+                              LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
+                              KV_SLOTS: gl.constexpr):
+    """The ``tile_iter``-th key block of the persistent form's MMA warps (``_fused_ws_mma_tile``) in its K/V slot
+    (``_key_block_slot``), then K_j, V_j handed back to the loader (the slot's ``kv_empty``); returns (dk, dv, ring
+    position). Every loop of ``_persistent_fused_ws_mma_partition`` runs
     its blocks through it (its round-robin and listed kernels' SASS the same as with the body written out, v0.37)."""
+    k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
+                                                                             tile_iter, KV_SLOTS)
     dk, dv, it = _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo,
                                     num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,
-                                    k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, ready,
+                                    k_tile, v_tile, q_smem, do_smem, ds_smem, dq_smem, kv_tile_ready, ready,
                                     empty, dq_ready, dq_empty, it, kv_phase,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                     DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
@@ -1027,7 +1031,7 @@ def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch
     # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of them, also
     # when the tile had no query block): the loader may overwrite them.
     gl.thread_barrier()
-    mbarrier.arrive(kv_empty)
+    mbarrier.arrive(kv_tile_empty)
     return dk, dv, it
 
 
@@ -1050,14 +1054,12 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
     lo, num_blocks = _query_blocks(start_n, seqlen_q, seqlen_k, BLOCK_M, IS_CAUSAL)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
-    k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
-                                                                             tile_iter, KV_SLOTS)
     dk, dv, it = _persistent_mma_key_block(
         LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-        seqlen_k, kv_group_size, softmax_scale, k_tile, v_tile, q_smem, do_smem, ds_smem, dq_smem, kv_tile_ready,
-        kv_tile_empty, ready, empty, dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
+        seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+        kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
         NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
+        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
                          kv_layout, WIDE_STORES)
@@ -1123,15 +1125,12 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 lo, num_blocks, slot = _listed_query_range(schedule, index, BLOCK_M)
             if CLOCK_TILES > 0:
                 mark_tile(tile_clock, tile_iter + 1, 0, 0, 1, CLOCK_TILES)
-            k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready,
-                                                                                     kv_empty, tile_iter, KV_SLOTS)
             dk, dv, it = _persistent_mma_key_block(
                 LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
-                seqlen_k, kv_group_size, softmax_scale, k_tile, v_tile, q_smem, do_smem, ds_smem, dq_smem,
-                kv_tile_ready, kv_tile_empty, ready, empty, dq_ready, dq_empty, it, kv_phase, BLOCK_M, BLOCK_N,
-                HEAD_DIM, IS_CAUSAL,
+                seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
+                kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
+                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
             if SPLIT_TAIL:
                 if slot >= 0:
