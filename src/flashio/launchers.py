@@ -428,6 +428,15 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         # Two more [block_n, head_dim] 16-bit tiles: 32 KB at d=64 (the tuned forms then take 179-196 of 227 KB);
         # at d=128 the tuned form already takes 211 KB.
         raise ValueError(f"kv_slots=2 fits the shared memory at head_dim <= 64; got head_dim={head_dim}")
+    one_slot_persistent = config.warp_specialised and config.persistent and not config.split_rows \
+        and not config.split_roles and config.kv_slots == 1
+    if config.queries_first and not one_slot_persistent:
+        raise ValueError(f"queries_first is an option of the persistent warp-specialised fused backward with one K/V "
+                         f"slot (kv_slots=1; no split rows or roles); got {config}")
+    if config.early_kv_release and not (one_slot_persistent and config.ds_buffers == 1 and config.dq_chunks == 1):
+        raise ValueError(f"early_kv_release is an option of the persistent warp-specialised fused backward with one "
+                         f"K/V slot (kv_slots=1), one dS tile (ds_buffers=1) and dQ in one chunk (dq_chunks=1; no "
+                         f"split rows or roles); got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -475,6 +484,10 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["EARLY_LSE"] = True
         if config.kv_slots == 2:
             constants["KV_SLOTS"] = 2
+        if config.queries_first:
+            constants["QUERIES_FIRST"] = True
+        if config.early_kv_release:
+            constants["EARLY_KV_RELEASE"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -422,6 +422,24 @@ loader warp) when the loader reaches the block, before its wait for the one K/V 
 d=128). Prediction: +1.5-2.5% at 1k, +0.5-1% at 2k, level at 16k. Outcome (call8_probe_bwd_run29.txt; check paths
 17/17 PASS each): split tail non-causal 428 -> 435 / 501 -> 506 / 578 -> 574, claims 447 -> 438 / 504 -> 506 /
 565 -> 569, causal 319 -> 321 / 422 -> 415 / 547 -> 545 TFLOP/s: within the probe's spread, -2% to +1.6%. Not kept.
+
+Run 30 (v0.42): d=128's tuned one-slot forms with the key-block boundary's waits reordered. With one K/V slot the
+loader waits for the MMA warps to release it (after the tile's last dV and dK products) before anything of the next
+key block: then the K/V descriptors and K_j, V_j (64 KB), then the Q/dO descriptors, the first query block's LSE/D
+rows (plain loads) and its Q/dO (32 KB), so the MMA warps, once done storing the block's dK/dV, wait for that whole
+chain. ``queries_first``: the first two query blocks' loads are requested as ring slots free, and the K/V descriptors
+written, before the slot wait, leaving the K/V request's own latency. ``early_kv_release``: the MMA warps release the
+slot after the last query block's dQ product (K_j's last reader), two products earlier. Prediction (from v0.41's d=64
+result, where a second slot removed ~2.3 µs per key block): the chain costs ~1.5-2.5 µs a key block (nc 1k: ~16 query
+blocks, ~45-50 µs); queries first +2-4% at non-causal 1k, +3-6% causal 1k (9 query blocks a key block on average),
++1-2% at 2k, level (within 1%) at 16k; the early release +1-2% at 1k alone; both +3-5% non-causal 1k, +4-7% causal 1k.
+Check paths first: "backward: fused five-product (Gluon), queries first and early K/V release at d=128" and its
+claimed key blocks.
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.41)" \
+        "tuned (v0.41), queries first" "tuned (v0.41), early K/V release" "tuned (v0.41), both" "claims (v0.41)" \
+        "claims (v0.41), both"
 """
 
 import argparse
@@ -571,6 +589,15 @@ FORMS[64]["tuned (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
 FORMS[64]["three slots (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
 for _name in ("tuned (v0.40)", "three slots (v0.40)"):
     FORMS[64][f"{_name}, two K/V slots"] = replace(FORMS[64][_name], kv_slots=2)
+# v0.42 (run 30): d=128's tuned one-slot forms (split tail / causal dynamic list; non-causal claims) with the key
+# block's first query blocks requested before the K/V slot wait (``queries_first``), the slot released after the
+# last dQ product (``early_kv_release``), and both.
+FORMS[128]["tuned (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][1]
+FORMS[128]["claims (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][2]
+for _name in ("tuned (v0.41)", "claims (v0.41)"):
+    FORMS[128][f"{_name}, queries first"] = replace(FORMS[128][_name], queries_first=True)
+    FORMS[128][f"{_name}, early K/V release"] = replace(FORMS[128][_name], early_kv_release=True)
+    FORMS[128][f"{_name}, both"] = replace(FORMS[128][_name], queries_first=True, early_kv_release=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -355,7 +355,6 @@ def _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb,
     dtype: gl.constexpr = Q.dtype.element_ty
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     TILE_BYTES: gl.constexpr = 2 * BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
-    stats_layout: gl.constexpr = gl.BlockedLayout([BLOCK_M // 32], [32], [1], [0])
     _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
                     seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
     for group_index in range(kv_group_size):
@@ -368,22 +367,88 @@ def _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb,
                                   q_tile_layout)
         do_desc = _head_descriptor(DO, batch, head, stride_dob, stride_doh, stride_dom, seqlen_q, BLOCK_M,
                                    HEAD_DIM, q_tile_layout)
-        for block in range(num_blocks):
-            stage = it % NUM_STAGES
-            mbarrier.wait(empty.index(stage), ((it // NUM_STAGES) & 1) ^ 1)
-            if STATS_IN_SMEM:
-                rows = lo + block * BLOCK_M + gl.arange(0, BLOCK_M, layout=stats_layout)
-                row_in = rows < seqlen_q
-                stats_offset = batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm
-                lse_smem.index(stage).store(gl.load(LSE + stats_offset, mask=row_in, other=float("inf")))
-                delta_smem.index(stage).store(gl.load(DELTA + stats_offset, mask=row_in, other=0.0))
-                gl.thread_barrier()  # every lane's rows are stored before the arrival below releases them
-            mbarrier.expect(ready.index(stage), TILE_BYTES)
-            tma.async_copy_global_to_shared(q_desc, [lo + block * BLOCK_M, 0], ready.index(stage),
-                                            q_smem.index(stage))
-            tma.async_copy_global_to_shared(do_desc, [lo + block * BLOCK_M, 0], ready.index(stage),
-                                            do_smem.index(stage))
-            it += 1
+        it = _load_query_blocks(q_desc, do_desc, batch, head, lo, 0, num_blocks, seqlen_q, q_smem, do_smem, ready,
+                                empty, it, BLOCK_M, NUM_STAGES, TILE_BYTES, LSE, DELTA, stride_lb, stride_lh,
+                                stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+    return it
+
+
+@gluon.jit
+def _load_query_blocks(q_desc, do_desc, batch, head, lo, first, end, seqlen_q, q_smem, do_smem, ready, empty, it,
+                       BLOCK_M: gl.constexpr, NUM_STAGES: gl.constexpr, TILE_BYTES: gl.constexpr, LSE, DELTA,
+                       stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+    """Q_i and dO_i (TILE_BYTES together) of query blocks [first, end) of ``head`` (rows from ``lo``) into the ring
+    from position ``it`` (returned advanced), each slot once the MMA warps released it (``empty``), with
+    STATS_IN_SMEM its LSE and D rows too (``_fused_ws_load_tile``)."""
+    stats_layout: gl.constexpr = gl.BlockedLayout([BLOCK_M // 32], [32], [1], [0])
+    for block in range(first, end):
+        stage = it % NUM_STAGES
+        mbarrier.wait(empty.index(stage), ((it // NUM_STAGES) & 1) ^ 1)
+        if STATS_IN_SMEM:
+            rows = lo + block * BLOCK_M + gl.arange(0, BLOCK_M, layout=stats_layout)
+            row_in = rows < seqlen_q
+            stats_offset = batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm
+            lse_smem.index(stage).store(gl.load(LSE + stats_offset, mask=row_in, other=float("inf")))
+            delta_smem.index(stage).store(gl.load(DELTA + stats_offset, mask=row_in, other=0.0))
+            gl.thread_barrier()  # every lane's rows are stored before the arrival below releases them
+        mbarrier.expect(ready.index(stage), TILE_BYTES)
+        tma.async_copy_global_to_shared(q_desc, [lo + block * BLOCK_M, 0], ready.index(stage), q_smem.index(stage))
+        tma.async_copy_global_to_shared(do_desc, [lo + block * BLOCK_M, 0], ready.index(stage), do_smem.index(stage))
+        it += 1
+    return it
+
+
+@gluon.jit
+def _fused_ws_load_tile_queries_first(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                      stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                                      batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                                      k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, kv_phase, ready, empty, it,
+                                      tile_iter, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                                      HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, LSE, DELTA, stride_lb,
+                                      stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr):
+    """``_fused_ws_load_tile`` for a persistent program's ``tile_iter``-th key block in its one K/V slot, with the
+    waits in another order (v0.42). The block's first NUM_STAGES - 1 query blocks (Q_i, dO_i, their LSE/D rows) are
+    requested as ring slots free, and the K_j/V_j descriptors are written as soon as the previous block's K/V have
+    landed; only then does the loader wait for the MMA warps to release the slot (``kv_empty``, phase ``kv_phase``)
+    and request K_j, V_j. In ``_fused_ws_load_tile`` order everything of the block waits for that release: its
+    first query blocks' stats loads and TMA loads land after K_j, V_j, and the MMA warps wait for both at every key
+    block's start."""
+    dtype: gl.constexpr = Q.dtype.element_ty
+    q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
+    kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    TILE_BYTES: gl.constexpr = 2 * BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8
+    ahead = gl.minimum(num_blocks, NUM_STAGES - 1)
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        _wait_for_last_loads(ready, it, NUM_STAGES, 0)  # as in _fused_ws_load_tile: the Q/dO descriptors' loads
+        q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, BLOCK_M, HEAD_DIM,
+                                  q_tile_layout)
+        do_desc = _head_descriptor(DO, batch, head, stride_dob, stride_doh, stride_dom, seqlen_q, BLOCK_M,
+                                   HEAD_DIM, q_tile_layout)
+        first = 0
+        if group_index == 0:
+            it = _load_query_blocks(q_desc, do_desc, batch, head, lo, 0, ahead, seqlen_q, q_smem, do_smem, ready,
+                                    empty, it, BLOCK_M, NUM_STAGES, TILE_BYTES, LSE, DELTA, stride_lb, stride_lh,
+                                    stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+            # The K/V descriptors are rewritten where the previous block's were, once its K/V loads, which read
+            # them, have landed (the slot's previous kv_ready phase; after the kv_empty wait that was implied). They
+            # are written here, after the waits for ring slots, so that they are not held across those: the loader
+            # has 24 registers.
+            mbarrier.wait(kv_ready, kv_phase ^ 1, pred=tile_iter > 0)
+            k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N,
+                                      HEAD_DIM, kv_tile_layout)
+            v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N,
+                                      HEAD_DIM, kv_tile_layout)
+            mbarrier.wait(kv_empty, kv_phase ^ 1)
+            mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
+            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready, k_smem)
+            tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready, v_smem)
+            first = ahead
+        it = _load_query_blocks(q_desc, do_desc, batch, head, lo, first, num_blocks, seqlen_q, q_smem, do_smem,
+                                ready, empty, it, BLOCK_M, NUM_STAGES, TILE_BYTES, LSE, DELTA, stride_lb, stride_lh,
+                                stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+    if kv_group_size == 0:  # never: kv_group_size >= 1; kept so that K/V are requested on every path
+        mbarrier.wait(kv_empty, kv_phase ^ 1)
     return it
 
 
@@ -469,7 +534,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                        lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
                        LATE_KV_WAIT: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
-                       EARLY_LSE: gl.constexpr = False):
+                       EARLY_LSE: gl.constexpr = False, EARLY_KV_RELEASE: gl.constexpr = False, kv_empty=None):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -495,9 +560,16 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     block's Q/dO slot is handed back; meanwhile the warp waits for the next slot and reads its LSE/D rows with
     dV and dK on the tensor cores. The tile's last block's are waited after the loop. (The accumulators then
     cross the loop's back edge in flight: at d=64 ptxas keeps them so, its end-of-block wait moving after the
-    loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)"""
+    loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)
+
+    EARLY_KV_RELEASE (persistent, DS_BUFFERS = 1, DQ_CHUNKS = 1; v0.42): K_j, V_j are handed back (``kv_empty``) in
+    the tile's last query block, once every MMA warp's dQ product, K_j's last reader, is done (V_j's, dP^T, was
+    waited before), with that block's dV and dK products still on the tensor cores: the loader's request for the
+    next block's K/V then starts two products and the dK/dV stores earlier than after the tile."""
     gl.static_assert(not LATE_KV_WAIT or (DS_BUFFERS == 2 and DQ_CHUNKS == 1),
                      "a late dV/dK wait needs the slot handed back at the next block's barrier and dQ in one piece")
+    gl.static_assert(not EARLY_KV_RELEASE or (DS_BUFFERS == 1 and DQ_CHUNKS == 1),
+                     "K/V are handed back early after the dQ product of one dS tile, in one piece")
     gl.static_assert(not SPREAD_DQ or DQ_CHUNKS == 1, "the spread dQ store writes the whole tile")
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
@@ -547,6 +619,10 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             dv = warpgroup_mma(gl.convert_layout(p_lo, lhs_layout), do_buf, dv, is_async=True)
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
             dq = warpgroup_mma_wait(num_outstanding=2, deps=[dq])
+            if EARLY_KV_RELEASE:
+                if (group_index == kv_group_size - 1) & (block == num_blocks - 1):
+                    gl.thread_barrier()  # every MMA warp's dQ product, the tile's last read of K_j, is done
+                    mbarrier.arrive(kv_empty)
             buf = it % DQ_BUFFERS
             dq_buf = dq_smem.index(buf)
             mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
@@ -864,28 +940,40 @@ def _persistent_load_key_block(Q, K, V, DO, stride_qb, stride_qh, stride_qm, str
                                do_smem, kv_ready, kv_empty, ready, empty, it, tile_iter, BLOCK_M: gl.constexpr,
                                BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, LSE, DELTA,
                                stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr,
-                               KV_SLOTS: gl.constexpr = 1):
+                               KV_SLOTS: gl.constexpr = 1, QUERIES_FIRST: gl.constexpr = False):
     """The persistent loader's ``tile_iter``-th key block: once the MMA warps released its K/V slot (``kv_empty``:
     with one slot, the previous block's; with KV_SLOTS = 2, the block before that, so that K_j, V_j are requested
     while the MMA warps still work on the previous block), its K_j, V_j and query blocks [lo, lo + num_blocks)
-    (``_fused_ws_load_tile``) from Q/dO ring position ``it`` (returned advanced). Every loop of
+    (``_fused_ws_load_tile``) from Q/dO ring position ``it`` (returned advanced); with QUERIES_FIRST (one slot) the
+    first query blocks before the wait for the slot (``_fused_ws_load_tile_queries_first``). Every loop of
     ``_persistent_fused_ws_loader`` runs its blocks through it."""
     k_tile, v_tile, kv_tile_ready, kv_tile_empty, kv_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
                                                                              tile_iter, KV_SLOTS)
-    mbarrier.wait(kv_tile_empty, kv_phase ^ 1)
-    if KV_SLOTS > 1:
-        if tile_iter > 0:
-            # The K/V descriptors are rewritten in place: the previous block's K/V loads must have landed (with one
-            # slot the kv_empty wait above implies it; here the previous block may still be in its first tiles).
-            _, _, previous_ready, _, previous_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
-                                                                      tile_iter - 1, KV_SLOTS)
-            mbarrier.wait(previous_ready, previous_phase)
-    return _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                               stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
-                               batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
-                               k_tile, v_tile, q_smem, do_smem, kv_tile_ready, ready, empty, it,
-                               BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
-                               stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+    if QUERIES_FIRST:
+        gl.static_assert(KV_SLOTS == 1, "with two K/V slots the loader requests K_j, V_j a block ahead already")
+        it = _fused_ws_load_tile_queries_first(
+            Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh,
+            stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k,
+            kv_group_size, k_tile, v_tile, q_smem, do_smem, kv_tile_ready, kv_tile_empty, kv_phase, ready, empty, it,
+            tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem,
+            delta_smem, STATS_IN_SMEM)
+    else:
+        mbarrier.wait(kv_tile_empty, kv_phase ^ 1)
+        if KV_SLOTS > 1:
+            if tile_iter > 0:
+                # The K/V descriptors are rewritten in place: the previous block's K/V loads must have landed (with
+                # one slot the kv_empty wait above implies it; here the previous block may still be in its first
+                # tiles).
+                _, _, previous_ready, _, previous_phase = _key_block_slot(k_smem, v_smem, kv_ready, kv_empty,
+                                                                          tile_iter - 1, KV_SLOTS)
+                mbarrier.wait(previous_ready, previous_phase)
+        it = _fused_ws_load_tile(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                 stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
+                                 batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
+                                 k_tile, v_tile, q_smem, do_smem, kv_tile_ready, ready, empty, it,
+                                 BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh,
+                                 stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
+    return it
 
 
 @gluon.jit
@@ -899,7 +987,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                                 STATS_IN_SMEM: gl.constexpr, schedule=None, LISTED: gl.constexpr = False,
                                 SPLIT_TAIL: gl.constexpr = False, claims=None, ids=None, id_ready=None,
                                 id_empty=None, DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
-                                KV_SLOTS: gl.constexpr = 1):
+                                KV_SLOTS: gl.constexpr = 1, QUERIES_FIRST: gl.constexpr = False):
     """The loader warp of the persistent form: the loads of every key block of this program's units (LISTED:
     of its entries in ``schedule``; DYNAMIC: of the entries of ``schedule`` it claims one by one from the counter
     ``claims``, each published to the other partitions in ``ids``, then -1), the Q/dO ring running on across them.
@@ -927,7 +1015,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, QUERIES_FIRST)
             tile_iter += 1
             index = gl.num_programs(0) + claim_entry(claims)
         _publish_key_block(ids, id_ready, id_empty, tile_iter, -1, ID_SLOTS)
@@ -945,7 +1033,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, QUERIES_FIRST)
             tile_iter += 1
         return
     for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -958,7 +1046,7 @@ def _persistent_fused_ws_loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, st
                 stride_vn, stride_dob, stride_doh, stride_dom, batch, kv_head, start_n, lo, num_blocks, seqlen_q,
                 seqlen_k, kv_group_size, k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty, it,
                 tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, LSE, DELTA, stride_lb, stride_lh, stride_lm,
-                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS)
+                lse_smem, delta_smem, STATS_IN_SMEM, KV_SLOTS, QUERIES_FIRST)
             tile_iter += 1
 
 
@@ -1014,7 +1102,7 @@ def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch
                               DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                               lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                               LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
-                              KV_SLOTS: gl.constexpr):
+                              KV_SLOTS: gl.constexpr, EARLY_KV_RELEASE: gl.constexpr = False):
     """The ``tile_iter``-th key block of the persistent form's MMA warps (``_fused_ws_mma_tile``) in its K/V slot
     (``_key_block_slot``), then K_j, V_j handed back to the loader (the slot's ``kv_empty``); returns (dk, dv, ring
     position). Every loop of ``_persistent_fused_ws_mma_partition`` runs
@@ -1027,11 +1115,16 @@ def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch
                                     empty, dq_ready, dq_empty, it, kv_phase,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                     DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                    DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
+                                    DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, EARLY_KV_RELEASE,
+                                    kv_tile_empty)
     # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of them, also
-    # when the tile had no query block): the loader may overwrite them.
+    # when the tile had no query block): the loader may overwrite them. With EARLY_KV_RELEASE the tile's last query
+    # block did, unless it had none.
     gl.thread_barrier()
-    mbarrier.arrive(kv_tile_empty)
+    if EARLY_KV_RELEASE:
+        mbarrier.arrive(kv_tile_empty, pred=num_blocks * kv_group_size == 0)
+    else:
+        mbarrier.arrive(kv_tile_empty)
     return dk, dv, it
 
 
@@ -1046,7 +1139,8 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
                                     lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                                     LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
                                     WIDE_STORES: gl.constexpr, kv_layout: gl.constexpr, tile_clock,
-                                    CLOCK_TILES: gl.constexpr, KV_SLOTS: gl.constexpr = 1):
+                                    CLOCK_TILES: gl.constexpr, KV_SLOTS: gl.constexpr = 1,
+                                    EARLY_KV_RELEASE: gl.constexpr = False):
     """The MMA warps' ``tile_iter``-th key block ``key_block`` of a head, all its query blocks
     (``_persistent_mma_key_block``), then its dK and dV stored (the round-robin and dynamic loops; the listed loop's
     blocks may be split-tail pieces); CLOCK_TILES > 0: its start and end marks. Returns the ring position."""
@@ -1059,7 +1153,7 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
         seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
         kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
         NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
+        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS, EARLY_KV_RELEASE)
     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
                          kv_layout, WIDE_STORES)
@@ -1085,7 +1179,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        EARLY_LSE: gl.constexpr = False, tile_clock=None,
                                        CLOCK_TILES: gl.constexpr = 0, ids=None, id_ready=None, id_empty=None,
                                        DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
-                                       KV_SLOTS: gl.constexpr = 1):
+                                       KV_SLOTS: gl.constexpr = 1, EARLY_KV_RELEASE: gl.constexpr = False):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last
     product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV (SPLIT_TAIL: a tail piece's partial
@@ -1109,7 +1203,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS, EARLY_KV_RELEASE)
             tile_iter += 1
             index = _read_key_block(ids, id_ready, id_empty, tile_iter, ID_SLOTS, WARPS)
         if CLOCK_TILES > 0:
@@ -1130,7 +1224,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
+                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS, EARLY_KV_RELEASE)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
             if SPLIT_TAIL:
                 if slot >= 0:
@@ -1158,7 +1252,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS, EARLY_KV_RELEASE)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
@@ -1183,7 +1277,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
     tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None, DYNAMIC: gl.constexpr = False,
-    KV_SLOTS: gl.constexpr = 1,
+    KV_SLOTS: gl.constexpr = 1, QUERIES_FIRST: gl.constexpr = False, EARLY_KV_RELEASE: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1206,7 +1300,11 @@ def attention_backward_fused_ws_persistent_kernel(
     c from the int32 counters ``claims`` (``gluon_claims``) and publishes each entry to the MMA warps and the dQ warp
     in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
     blocks. ``KV_SLOTS`` = 2 (v0.41): two K/V slots, so that the loader requests a key block's K_j, V_j as soon as it
-    has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V."""
+    has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V. With
+    one slot (v0.42): ``QUERIES_FIRST``, the loader requests a key block's first query blocks and writes its K/V
+    descriptors before it waits for the slot (``_fused_ws_load_tile_queries_first``); ``EARLY_KV_RELEASE``, the MMA
+    warps hand the slot back after the last query block's dQ product instead of after the tile
+    (``_fused_ws_mma_tile``)."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -1237,7 +1335,7 @@ def attention_backward_fused_ws_persistent_kernel(
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
             KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES, ids, id_ready, id_empty,
-            DYNAMIC, ID_SLOTS, KV_SLOTS)),
+            DYNAMIC, ID_SLOTS, KV_SLOTS, EARLY_KV_RELEASE)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
@@ -1245,7 +1343,7 @@ def attention_backward_fused_ws_persistent_kernel(
             k_smem, v_smem, q_smem, do_smem, kv_ready, kv_empty, ready, empty,
             BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL,
             LSE, DELTA, stride_lb, stride_lh, stride_lm, lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED,
-            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS, KV_SLOTS)),
+            SPLIT_TAIL, claims, ids, id_ready, id_empty, DYNAMIC, ID_SLOTS, KV_SLOTS, QUERIES_FIRST)),
         (_persistent_fused_ws_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, seqlen_q, seqlen_k, kv_group_size, num_kv_heads, num_units,
             dq_smem, dq_ready, dq_empty, BLOCK_M, BLOCK_N, HEAD_DIM, DQ_BUFFERS, IS_CAUSAL, schedule, LISTED,
