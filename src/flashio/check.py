@@ -501,15 +501,14 @@ def forced_paths() -> dict:
             replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], kv_slots=2, split_tail=False, dynamic_schedule=True,
                     noncausal_claims=True), configs.BACKWARD_FUSED_CANDIDATES[128][1]),
         # v0.42: d=128's tuned one-slot forms with the key block's first query blocks requested before the K/V slot
-        # wait (queries_first) and the slot released after the last dQ product (early_kv_release): the split tail's
-        # and causal dynamic lists, then the non-causal claims; d=64 its tuned form (two K/V slots).
-        "backward: fused five-product (Gluon), queries first and early K/V release at d=128": fused_backward(
-            configs.BACKWARD_FUSED_CANDIDATES[64][-1],
-            replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], queries_first=True, early_kv_release=True)),
-        "backward: fused five-product (Gluon), queries first and early K/V release at d=128, claimed key blocks":
-            fused_backward(configs.BACKWARD_FUSED_CANDIDATES[64][-1],
-                           replace(configs.BACKWARD_FUSED_CANDIDATES[128][2], queries_first=True,
-                                   early_kv_release=True)),
+        # wait (queries_first): the split tail's and causal dynamic lists, then the non-causal claims; d=64 its tuned
+        # form (two K/V slots). (Call 1 ran these paths with early_kv_release too: 34 of 34 PASS.)
+        "backward: fused five-product (Gluon), queries first at d=128": fused_backward(
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
+                                                               queries_first=True)),
+        "backward: fused five-product (Gluon), queries first at d=128, claimed key blocks": fused_backward(
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][2],
+                                                               queries_first=True)),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

@@ -111,11 +111,9 @@ class TileConfig:
     and ``noncausal_claims`` shape non-causal calls only: a causal call runs ``causal_form()``. ``kv_slots``
     (persistent warp-specialised fused backward, head dim <= 64): 2 gives K_j and V_j two shared slots each, so that
     the loader requests a key block's K/V while the MMA warps still work on the previous block (v0.41; 32 KB more
-    shared memory at d=64). With one K/V slot (the persistent warp-specialised fused backward; v0.42):
-    ``queries_first``, the loader requests a key block's first query blocks (Q_i, dO_i, LSE/D rows) and writes its
-    K/V descriptors before it waits for the MMA warps to release the slot, instead of after; ``early_kv_release``
-    (one dS tile, dQ in one chunk), the MMA warps release the slot after the last query block's dQ product, K_j's last
-    read, instead of after that block's dV and dK products.
+    shared memory at d=64). ``queries_first`` (persistent warp-specialised fused backward with one K/V slot; v0.42):
+    the loader requests a key block's first query blocks (Q_i, dO_i, LSE/D rows) and writes its K/V descriptors
+    before it waits for the MMA warps to release the slot, instead of after.
     """
 
     block_m: int
@@ -154,7 +152,6 @@ class TileConfig:
     noncausal_claims: bool = False
     kv_slots: int = 1
     queries_first: bool = False
-    early_kv_release: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

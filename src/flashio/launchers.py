@@ -433,10 +433,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     if config.queries_first and not one_slot_persistent:
         raise ValueError(f"queries_first is an option of the persistent warp-specialised fused backward with one K/V "
                          f"slot (kv_slots=1; no split rows or roles); got {config}")
-    if config.early_kv_release and not (one_slot_persistent and config.ds_buffers == 1 and config.dq_chunks == 1):
-        raise ValueError(f"early_kv_release is an option of the persistent warp-specialised fused backward with one "
-                         f"K/V slot (kv_slots=1), one dS tile (ds_buffers=1) and dQ in one chunk (dq_chunks=1; no "
-                         f"split rows or roles); got {config}")
     if config.split_rows:
         if not (config.warp_specialised and config.persistent and config.stats_in_shared and config.block_n == 128
                 and config.num_warps == 4 and config.dq_chunks == 1 and config.ds_buffers == 1
@@ -486,8 +482,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["KV_SLOTS"] = 2
         if config.queries_first:
             constants["QUERIES_FIRST"] = True
-        if config.early_kv_release:
-            constants["EARLY_KV_RELEASE"] = True
         return kernel, constants
     return backward_gluon_kernels.attention_backward_fused_kernel, constants
 

@@ -440,6 +440,20 @@ claimed key blocks.
         --head-dims 128 --rounds 3 --seqlens 1024 2048 16384 --forms "tuned (v0.41)" \
         "tuned (v0.41), queries first" "tuned (v0.41), early K/V release" "tuned (v0.41), both" "claims (v0.41)" \
         "claims (v0.41), both"
+
+Run 30's result (v0.42, results/2026-12-02_h200_v0.42/call1_probe_bwd_run30.txt; the check paths with both options
+34/34 PASS), TFLOP/s tuned -> queries first / early release / both: non-causal 1k 425 -> 442 / 417 / 432, 2k 500 ->
+509 / 489 / 502, 16k 567 -> 577 / 563 / 565; causal 1k 319 -> 324 / 319 / 321, 2k 419 -> 423 / 415 / 416, 16k 552 ->
+550 / 538 / 535; claims 446 / 502 / 571 -> both 428 / 498 / 561. Queries first +4.0% at non-causal 1k (the
+prediction's top), +1.8% at 2k and 16k (above it), +1.6% / +1.0% / -0.4% causal (below it); the early release
+loses 1-3%, alone and with queries first, so it was removed (``early_kv_release.patch`` in the results folder).
+
+Run 31 (v0.42): queries first on both tuned forms, 5 rounds, 1k-16k. Prediction: claims + queries first +2-4% over
+claims at non-causal 1k, +1-2% at 2k, level to +2% at 4k-16k; causal as run 30 (+1-2% at 1k-2k, level at 16k).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 128 --rounds 5 --seqlens 1024 2048 4096 16384 --forms "tuned (v0.41)" \
+        "tuned (v0.41), queries first" "claims (v0.41)" "claims (v0.41), queries first"
 """
 
 import argparse
@@ -589,15 +603,12 @@ FORMS[64]["tuned (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
 FORMS[64]["three slots (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
 for _name in ("tuned (v0.40)", "three slots (v0.40)"):
     FORMS[64][f"{_name}, two K/V slots"] = replace(FORMS[64][_name], kv_slots=2)
-# v0.42 (run 30): d=128's tuned one-slot forms (split tail / causal dynamic list; non-causal claims) with the key
-# block's first query blocks requested before the K/V slot wait (``queries_first``), the slot released after the
-# last dQ product (``early_kv_release``), and both.
+# v0.42 (runs 30-31): d=128's tuned one-slot forms (split tail / causal dynamic list; non-causal claims) with the key
+# block's first query blocks requested before the K/V slot wait (``queries_first``).
 FORMS[128]["tuned (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][1]
 FORMS[128]["claims (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][2]
-for _name in ("tuned (v0.41)", "claims (v0.41)"):
+for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release forms: early_kv_release.patch)
     FORMS[128][f"{_name}, queries first"] = replace(FORMS[128][_name], queries_first=True)
-    FORMS[128][f"{_name}, early K/V release"] = replace(FORMS[128][_name], early_kv_release=True)
-    FORMS[128][f"{_name}, both"] = replace(FORMS[128][_name], queries_first=True, early_kv_release=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -382,19 +382,14 @@ def surveyed():
                              f"{' causal' if causal else ''} d=64", kernel,
                              dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)), config))
         # v0.42: d=128's tuned one-slot forms (causal: the dynamic list; non-causal: its claims form) with the key
-        # block's first query blocks requested before the K/V slot wait (queries_first), the slot released after the
-        # last dQ product (early_kv_release), and both.
+        # block's first query blocks requested before the K/V slot wait (queries_first).
         for causal, config in ((True, configs.BACKWARD_FUSED_CANDIDATES[128][1].causal_form()),
                                (False, configs.BACKWARD_FUSED_CANDIDATES[128][2])):
-            for name, options in (("queries first", dict(queries_first=True)),
-                                  ("early K/V release", dict(early_kv_release=True)),
-                                  ("queries first, early K/V release",
-                                   dict(queries_first=True, early_kv_release=True))):
-                option_config = replace(config, **options)
-                kernel, constants = launchers.fused_backward_kernel(option_config, 128)
-                rows.append((f"backward fused gluon {name}, tuned{' causal' if causal else ' non-causal'} d=128",
-                             kernel, dict(constants, IS_CAUSAL=causal,
-                                          **launchers.schedule_constexprs(option_config, causal)), option_config))
+            config = replace(config, queries_first=True)
+            kernel, constants = launchers.fused_backward_kernel(config, 128)
+            rows.append((f"backward fused gluon queries first, tuned{' causal' if causal else ' non-causal'} d=128",
+                         kernel, dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)),
+                         config))
         # v0.23 (v0.24: correct, not faster): the d=256 role-split form in a persistent grid over a tile list,
         # causal (the balanced list) and non-causal with a split tail; the tuned tile (one Q slot, 64-column dQ
         # chunks).

@@ -138,8 +138,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" wide-out" if choice.wide_stores else "") + (f" do{choice.do_stages}" if choice.do_stages > 1 else "") + \
         (" spread-dq" if choice.spread_dq_stores else "") + (" early-lse" if choice.early_lse else "") + \
         (" dynamic" if choice.dynamic_schedule else "") + (" nc-claims" if choice.noncausal_claims else "") + \
-        (" kv2" if choice.kv_slots == 2 else "") + (" queries-first" if choice.queries_first else "") + \
-        (" early-kv" if choice.early_kv_release else "")
+        (" kv2" if choice.kv_slots == 2 else "") + (" queries-first" if choice.queries_first else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

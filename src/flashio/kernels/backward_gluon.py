@@ -534,7 +534,7 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
                        DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                        lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr = 1,
                        LATE_KV_WAIT: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False,
-                       EARLY_LSE: gl.constexpr = False, EARLY_KV_RELEASE: gl.constexpr = False, kv_empty=None):
+                       EARLY_LSE: gl.constexpr = False):
     """The MMA warps' work on one key block's tile (WARPS warps, 16 key rows each), once its K_j and V_j
     have landed (``kv_ready`` phase ``kv_phase``): per query block, S^T, dP^T, the exponentials and dS^T,
     then the dQ, dV and dK products; dQ_i goes to one of DQ_BUFFERS float32 shared tiles (wait
@@ -560,16 +560,9 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
     block's Q/dO slot is handed back; meanwhile the warp waits for the next slot and reads its LSE/D rows with
     dV and dK on the tensor cores. The tile's last block's are waited after the loop. (The accumulators then
     cross the loop's back edge in flight: at d=64 ptxas keeps them so, its end-of-block wait moving after the
-    loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)
-
-    EARLY_KV_RELEASE (persistent, DS_BUFFERS = 1, DQ_CHUNKS = 1; v0.42): K_j, V_j are handed back (``kv_empty``) in
-    the tile's last query block, once every MMA warp's dQ product, K_j's last reader, is done (V_j's, dP^T, was
-    waited before), with that block's dV and dK products still on the tensor cores: the loader's request for the
-    next block's K/V then starts two products and the dK/dV stores earlier than after the tile."""
+    loop; at d=128 it serialises every product instead, and the launcher refuses the form there.)"""
     gl.static_assert(not LATE_KV_WAIT or (DS_BUFFERS == 2 and DQ_CHUNKS == 1),
                      "a late dV/dK wait needs the slot handed back at the next block's barrier and dQ in one piece")
-    gl.static_assert(not EARLY_KV_RELEASE or (DS_BUFFERS == 1 and DQ_CHUNKS == 1),
-                     "K/V are handed back early after the dQ product of one dS tile, in one piece")
     gl.static_assert(not SPREAD_DQ or DQ_CHUNKS == 1, "the spread dQ store writes the whole tile")
     DQ_COLS: gl.constexpr = HEAD_DIM // DQ_CHUNKS
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[WARPS, 1],
@@ -619,10 +612,6 @@ def _fused_ws_mma_tile(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch, kv_he
             dv = warpgroup_mma(gl.convert_layout(p_lo, lhs_layout), do_buf, dv, is_async=True)
             dk = warpgroup_mma(gl.convert_layout(ds_lo, lhs_layout), q_buf, dk, is_async=True)
             dq = warpgroup_mma_wait(num_outstanding=2, deps=[dq])
-            if EARLY_KV_RELEASE:
-                if (group_index == kv_group_size - 1) & (block == num_blocks - 1):
-                    gl.thread_barrier()  # every MMA warp's dQ product, the tile's last read of K_j, is done
-                    mbarrier.arrive(kv_empty)
             buf = it % DQ_BUFFERS
             dq_buf = dq_smem.index(buf)
             mbarrier.wait(dq_empty.index(buf), ((it // DQ_BUFFERS) & 1) ^ 1)
@@ -1102,7 +1091,7 @@ def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch
                               DQ_CHUNKS: gl.constexpr, DQ_BUFFERS: gl.constexpr, KV_IN_REGISTERS: gl.constexpr,
                               lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                               LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
-                              KV_SLOTS: gl.constexpr, EARLY_KV_RELEASE: gl.constexpr = False):
+                              KV_SLOTS: gl.constexpr):
     """The ``tile_iter``-th key block of the persistent form's MMA warps (``_fused_ws_mma_tile``) in its K/V slot
     (``_key_block_slot``), then K_j, V_j handed back to the loader (the slot's ``kv_empty``); returns (dk, dv, ring
     position). Every loop of ``_persistent_fused_ws_mma_partition`` runs
@@ -1115,16 +1104,11 @@ def _persistent_mma_key_block(LSE, DELTA, stride_lb, stride_lh, stride_lm, batch
                                     empty, dq_ready, dq_empty, it, kv_phase,
                                     BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                                     DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                                    DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, EARLY_KV_RELEASE,
-                                    kv_tile_empty)
+                                    DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE)
     # Every MMA warp is past its last product reading K_j, V_j (and, with KV_IN_REGISTERS, its loads of them, also
-    # when the tile had no query block): the loader may overwrite them. With EARLY_KV_RELEASE the tile's last query
-    # block did, unless it had none.
+    # when the tile had no query block): the loader may overwrite them.
     gl.thread_barrier()
-    if EARLY_KV_RELEASE:
-        mbarrier.arrive(kv_tile_empty, pred=num_blocks * kv_group_size == 0)
-    else:
-        mbarrier.arrive(kv_tile_empty)
+    mbarrier.arrive(kv_tile_empty)
     return dk, dv, it
 
 
@@ -1139,8 +1123,7 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
                                     lse_smem, delta_smem, STATS_IN_SMEM: gl.constexpr, DS_BUFFERS: gl.constexpr,
                                     LATE_KV_WAIT: gl.constexpr, SPREAD_DQ: gl.constexpr, EARLY_LSE: gl.constexpr,
                                     WIDE_STORES: gl.constexpr, kv_layout: gl.constexpr, tile_clock,
-                                    CLOCK_TILES: gl.constexpr, KV_SLOTS: gl.constexpr = 1,
-                                    EARLY_KV_RELEASE: gl.constexpr = False):
+                                    CLOCK_TILES: gl.constexpr, KV_SLOTS: gl.constexpr = 1):
     """The MMA warps' ``tile_iter``-th key block ``key_block`` of a head, all its query blocks
     (``_persistent_mma_key_block``), then its dK and dV stored (the round-robin and dynamic loops; the listed loop's
     blocks may be split-tail pieces); CLOCK_TILES > 0: its start and end marks. Returns the ring position."""
@@ -1153,7 +1136,7 @@ def _persistent_mma_whole_key_block(LSE, DELTA, DK, DV, stride_lb, stride_lh, st
         seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
         kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
         NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS, EARLY_KV_RELEASE)
+        DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
     _store_key_gradients(DK, DV, stride_dkb, stride_dkh, stride_dkn, stride_dvb, stride_dvh, stride_dvn,
                          batch, kv_head, start_n, seqlen_k, softmax_scale, dk, dv, BLOCK_N, HEAD_DIM,
                          kv_layout, WIDE_STORES)
@@ -1179,7 +1162,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                                        EARLY_LSE: gl.constexpr = False, tile_clock=None,
                                        CLOCK_TILES: gl.constexpr = 0, ids=None, id_ready=None, id_empty=None,
                                        DYNAMIC: gl.constexpr = False, ID_SLOTS: gl.constexpr = 2,
-                                       KV_SLOTS: gl.constexpr = 1, EARLY_KV_RELEASE: gl.constexpr = False):
+                                       KV_SLOTS: gl.constexpr = 1):
     """The MMA warps of the persistent form: every key block of this program's units (LISTED: of its entries
     in ``schedule``; DYNAMIC: of the entries the loader claimed, read from ``ids`` until -1); after a block's last
     product they hand K_j, V_j back (``kv_empty``) and then store its dK and dV (SPLIT_TAIL: a tail piece's partial
@@ -1203,7 +1186,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS, EARLY_KV_RELEASE)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
             tile_iter += 1
             index = _read_key_block(ids, id_ready, id_empty, tile_iter, ID_SLOTS, WARPS)
         if CLOCK_TILES > 0:
@@ -1224,7 +1207,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 seqlen_k, kv_group_size, softmax_scale, k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready,
                 kv_empty, ready, empty, dq_ready, dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                 NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM,
-                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS, EARLY_KV_RELEASE)
+                DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ, EARLY_LSE, KV_SLOTS)
             # Without SPLIT_TAIL the store is the earlier code as it was (the causal listed kernels' SASS unchanged).
             if SPLIT_TAIL:
                 if slot >= 0:
@@ -1252,7 +1235,7 @@ def _persistent_fused_ws_mma_partition(LSE, DELTA, DK, DV, stride_lb, stride_lh,
                 k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready,
                 dq_empty, it, tile_iter, BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS,
                 DQ_BUFFERS, KV_IN_REGISTERS, lse_smem, delta_smem, STATS_IN_SMEM, DS_BUFFERS, LATE_KV_WAIT, SPREAD_DQ,
-                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS, EARLY_KV_RELEASE)
+                EARLY_LSE, WIDE_STORES, kv_layout, tile_clock, CLOCK_TILES, KV_SLOTS)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, 0, 1, 1, CLOCK_TILES)
@@ -1277,7 +1260,7 @@ def attention_backward_fused_ws_persistent_kernel(
     LATE_KV_WAIT: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False, KEY_GRADIENT_PARTS=None,
     WIDE_STORES: gl.constexpr = False, SPREAD_DQ: gl.constexpr = False, EARLY_LSE: gl.constexpr = False,
     tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None, DYNAMIC: gl.constexpr = False,
-    KV_SLOTS: gl.constexpr = 1, QUERIES_FIRST: gl.constexpr = False, EARLY_KV_RELEASE: gl.constexpr = False,
+    KV_SLOTS: gl.constexpr = 1, QUERIES_FIRST: gl.constexpr = False,
 ):
     """``attention_backward_fused_ws_kernel`` in a persistent grid: one program per multiprocessor takes the
     work units ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` = pairs of key blocks per head x
@@ -1301,10 +1284,8 @@ def attention_backward_fused_ws_persistent_kernel(
     in a ring of ID_SLOTS shared slots with their own barriers, so that a program that ran fast takes more key
     blocks. ``KV_SLOTS`` = 2 (v0.41): two K/V slots, so that the loader requests a key block's K_j, V_j as soon as it
     has issued the previous block's Q/dO loads, not once the MMA warps are done with the previous block's K/V. With
-    one slot (v0.42): ``QUERIES_FIRST``, the loader requests a key block's first query blocks and writes its K/V
-    descriptors before it waits for the slot (``_fused_ws_load_tile_queries_first``); ``EARLY_KV_RELEASE``, the MMA
-    warps hand the slot back after the last query block's dQ product instead of after the tile
-    (``_fused_ws_mma_tile``)."""
+    one slot, ``QUERIES_FIRST`` (v0.42): the loader requests a key block's first query blocks and writes its K/V
+    descriptors before it waits for the slot (``_fused_ws_load_tile_queries_first``)."""
     gl.static_assert(not SPLIT_TAIL or (LISTED and not IS_CAUSAL), "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, ds_smem, dq_smem, kv_ready, kv_empty, ready, empty, dq_ready, dq_empty,
      lse_smem, delta_smem) = _fused_ws_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, NUM_STAGES, DQ_BUFFERS, True,
@@ -1335,7 +1316,7 @@ def attention_backward_fused_ws_persistent_kernel(
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, WARPS, DQ_CHUNKS, DQ_BUFFERS, KV_IN_REGISTERS,
             lse_smem, delta_smem, STATS_IN_SMEM, schedule, LISTED, DS_BUFFERS, LATE_KV_WAIT, SPLIT_TAIL,
             KEY_GRADIENT_PARTS, WIDE_STORES, SPREAD_DQ, EARLY_LSE, tile_clock, CLOCK_TILES, ids, id_ready, id_empty,
-            DYNAMIC, ID_SLOTS, KV_SLOTS, EARLY_KV_RELEASE)),
+            DYNAMIC, ID_SLOTS, KV_SLOTS)),
         (_persistent_fused_ws_loader, (
             Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
