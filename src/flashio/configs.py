@@ -324,6 +324,13 @@ FUSED_TUNED_BUCKETS = (64, 128, 256)
 # causal 1k / 2k / 16k: four Q/dO slots 375 -> 406, 436 -> 452, 491 -> 491, 261 -> 300, 346 -> 369, 460 -> 467
 # TFLOP/s; three 364 -> 385, 419 -> 446, 484 -> 491, 262 -> 288, 344 -> 365, 465 -> 458 (cuDNN 372 / 416 / 451,
 # 252 / 322 / 432). Both take them.
+# v0.42 (GPU check paths "queries first at d=128" and its claimed key blocks, 17/17 PASS each; probe runs 30-31, bf16,
+# median of 3 / 5 rounds, results/2026-12-02_h200_v0.42/call1_probe_bwd_run30.txt, call2_probe_bwd_run31.txt): d=128's
+# loader requests a key block's first two query blocks and writes its K/V descriptors before it waits for the one K/V
+# slot (``queries_first``). The split-tail form, non-causal 1k / 2k / 4k / 16k: 425 -> 442 and 422 -> 439, 500 -> 509
+# and 495 -> 505, 549 -> 549, 567 -> 577 and 576 -> 575; causal 1k / 2k / 4k / 16k (four samples of the same kernels
+# at 1k-2k and 16k, two at 4k): +1.6% to +1.9%, 0 to +2.4%, -1.6% and +0.6%, -0.4% to +0.4%. The claims form
+# non-causal: 432 -> 428, 497 -> 499, 533 -> 538, 565 -> 560, level. Both forms take it (one causal kernel).
 BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     64: (TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, kv_in_registers=True,
                     persistent=True, stats_in_shared=True, balanced_schedule=True, ds_buffers=2, split_tail=True,
@@ -334,12 +341,13 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True,
-                     spread_dq_stores=True, dynamic_schedule=True),
+                     spread_dq_stores=True, dynamic_schedule=True, queries_first=True),
           # v0.40: the same form claiming its non-causal key blocks in order (``noncausal_claims``) in place of the
-          # split tail; a causal call runs the form above (``causal_form``), so only non-causal calls time it.
+          # split tail; a causal call runs the form above (``causal_form``), so only non-causal calls time it. (It
+          # takes ``queries_first`` too, level there in run 31, so that both keep one causal form.)
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, wide_stores=True, spread_dq_stores=True,
-                     dynamic_schedule=True, noncausal_claims=True)),
+                     dynamic_schedule=True, noncausal_claims=True, queries_first=True)),
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
                      wide_stores=True),),
 }

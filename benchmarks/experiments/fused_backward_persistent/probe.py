@@ -454,6 +454,13 @@ claims at non-causal 1k, +1-2% at 2k, level to +2% at 4k-16k; causal as run 30 (
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 128 --rounds 5 --seqlens 1024 2048 4096 16384 --forms "tuned (v0.41)" \
         "tuned (v0.41), queries first" "claims (v0.41)" "claims (v0.41), queries first"
+
+Run 31's result (v0.42, results/2026-12-02_h200_v0.42/call2_probe_bwd_run31.txt; check paths 17/17 PASS each), TFLOP/s
+without -> with queries first: split tail non-causal 1k 422 -> 439, 2k 495 -> 505, 4k 549 -> 549, 16k 576 -> 575;
+claims non-causal 432 -> 428, 497 -> 499, 533 -> 538, 565 -> 560; causal (the same kernels in both columns) 1k
+316 -> 322 and 314 -> 319, 2k 414 -> 414 and 411 -> 421, 4k 492 -> 484 and 478 -> 481, 16k 542 -> 544 and 546 -> 545.
+The split tail's gain repeats (+4.0% at 1k, +2.0% at 2k); the claims form is level, against the +2-4% predicted at
+1k; causal +1.6-1.9% at 1k, level beyond, as predicted. Both d=128 persistent candidates take it (v0.42).
 """
 
 import argparse
@@ -605,8 +612,8 @@ for _name in ("tuned (v0.40)", "three slots (v0.40)"):
     FORMS[64][f"{_name}, two K/V slots"] = replace(FORMS[64][_name], kv_slots=2)
 # v0.42 (runs 30-31): d=128's tuned one-slot forms (split tail / causal dynamic list; non-causal claims) with the key
 # block's first query blocks requested before the K/V slot wait (``queries_first``).
-FORMS[128]["tuned (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][1]
-FORMS[128]["claims (v0.41)"] = configs.BACKWARD_FUSED_CANDIDATES[128][2]
+FORMS[128]["tuned (v0.41)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], queries_first=False)
+FORMS[128]["claims (v0.41)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[128][2], queries_first=False)
 for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release forms: early_kv_release.patch)
     FORMS[128][f"{_name}, queries first"] = replace(FORMS[128][_name], queries_first=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
