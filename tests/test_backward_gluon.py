@@ -596,3 +596,44 @@ def test_two_kv_slots_are_refused_where_the_shared_memory_has_no_room():
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], kv_slots=2)
     with pytest.raises(ValueError, match="kv_slots=2 fits the shared memory at head_dim <= 64; got head_dim=128"):
         launchers.fused_backward_kernel(config, 128)
+
+
+def test_queries_first_reaches_the_persistent_specialised_kernel_and_its_absence_compiles_as_before():
+    tuned = configs.BACKWARD_FUSED_CANDIDATES[128][1]
+    kernel, constants = launchers.fused_backward_kernel(replace(tuned, queries_first=True), 128)
+    assert kernel is backward_gluon.attention_backward_fused_ws_persistent_kernel
+    assert constants["QUERIES_FIRST"] is True
+    assert "QUERIES_FIRST" in inspect.signature(kernel.fn).parameters
+    _, constants = launchers.fused_backward_kernel(replace(tuned, queries_first=False), 128)
+    assert "QUERIES_FIRST" not in constants  # the kernel's default: the loader's order before v0.42
+
+
+def test_every_persistent_d128_fused_backward_candidate_requests_its_queries_first():
+    # v0.42 probe runs 30-31: the split-tail form non-causal 1k +4.0% (both runs), causal 1k +1.6-1.9%, 4k-16k level
+    # (PERFORMANCE.md). Both persistent candidates take it, so that a causal call still has one kernel to time.
+    persistent = [config for config in configs.BACKWARD_FUSED_CANDIDATES[128] if config.persistent]
+    assert len(persistent) == 2 and all(config.queries_first for config in persistent)
+    assert len({config.causal_form() for config in persistent}) == 1
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(dict(persistent=False, balanced_schedule=False, split_tail=False, wide_stores=False,
+                      spread_dq_stores=False, dynamic_schedule=False), id="one key block a program"),
+    pytest.param(dict(warp_specialised=False, persistent=False, balanced_schedule=False, split_tail=False,
+                      wide_stores=False, spread_dq_stores=False, dynamic_schedule=False, stats_in_shared=False),
+                 id="not warp-specialised"),
+])
+def test_queries_first_outside_the_persistent_specialised_kernel_is_refused(change):
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], **change)
+    with pytest.raises(ValueError, match="queries_first is an option of the persistent warp-specialised fused "
+                                         "backward with one K/V slot"):
+        launchers.fused_backward_kernel(config, 128)
+
+
+def test_queries_first_is_refused_beside_two_kv_slots():
+    # With two slots the loader already requests a key block's K/V a block ahead, before its query blocks.
+    config = replace(configs.BACKWARD_FUSED_CANDIDATES[64][-1], queries_first=True)
+    assert config.kv_slots == 2
+    with pytest.raises(ValueError, match="queries_first is an option of the persistent warp-specialised fused "
+                                         "backward with one K/V slot"):
+        launchers.fused_backward_kernel(config, 64)

@@ -326,7 +326,7 @@ def surveyed():
         # whose dK/dV go to a float32 buffer by atomic adds).
         for d, config in ((64, configs.BACKWARD_FUSED_CANDIDATES[64][0]),
                           (128, configs.BACKWARD_FUSED_CANDIDATES[128][1])):
-            config = replace(config, split_tail=True, wide_stores=False, spread_dq_stores=False)
+            config = replace(config, split_tail=True, wide_stores=False, spread_dq_stores=False, queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             label = f"backward fused gluon ws persistent split tail {config.num_stages} slots stats-smem d={d}"
             rows.append((label, kernel, dict(constants, IS_CAUSAL=False, LISTED=True, SPLIT_TAIL=True), config))
@@ -335,7 +335,8 @@ def surveyed():
         # with 4-byte stores (above: the d=64 causal rows, the d=128 rows and the split-tail rows).
         for d, tuned in [(64, config) for config in configs.BACKWARD_FUSED_CANDIDATES[64]] + \
                 [(128, configs.BACKWARD_FUSED_CANDIDATES[128][1])]:
-            config = replace(tuned, wide_stores=True, spread_dq_stores=False)  # d=128's tuned form has both (v0.35)
+            # d=128's tuned form has both (v0.35) and its loader's v0.42 order: these rows keep the v0.32 forms
+            config = replace(tuned, wide_stores=True, spread_dq_stores=False, queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             for causal, listed in ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})):
                 rows.append((f"backward fused gluon 16-byte dK/dV, tuned {config.num_stages} slots stats-smem"
@@ -351,7 +352,7 @@ def surveyed():
         # conflicts (spread_dq_stores; d=128's tuned form since v0.35), causal (the balanced list) and non-causal
         # (split tail) where persistent.
         for d in (64, 128, 256):
-            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True)
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True, queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             cases = ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})) if config.persistent \
                 else ((False, {}),)
@@ -361,14 +362,15 @@ def surveyed():
         # v0.37: the tuned persistent forms (d=128's tuned with it; d=64's last candidate, the check's forced path)
         # claiming their causal key blocks one at a time from one list (DYNAMIC).
         for d in (64, 128):
-            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], dynamic_schedule=True)
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], dynamic_schedule=True, queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             rows.append((f"backward fused gluon dynamic tile list, tuned causal d={d}", kernel,
                          dict(constants, IS_CAUSAL=True, LISTED=True, DYNAMIC=True), config))
         # v0.39 (prepared): the same forms claiming their non-causal key blocks one at a time, in order
         # (noncausal_claims, without the split tail), compiled non-causal with the dynamic list.
         for d in (64, 128):
-            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True)
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True,
+                             queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             rows.append((f"backward fused gluon non-causal claims, tuned d={d}", kernel,
                          dict(constants, IS_CAUSAL=False, LISTED=True, DYNAMIC=True), config))
@@ -381,8 +383,9 @@ def surveyed():
                 rows.append((f"backward fused gluon two K/V slots, tuned {config.num_stages} slots"
                              f"{' causal' if causal else ''} d=64", kernel,
                              dict(constants, IS_CAUSAL=causal, **launchers.schedule_constexprs(config, causal)), config))
-        # v0.42: d=128's tuned one-slot forms (causal: the dynamic list; non-causal: its claims form) with the key
-        # block's first query blocks requested before the K/V slot wait (queries_first).
+        # v0.42: d=128's tuned one-slot forms (causal: the dynamic list; non-causal: its claims form), whose loader
+        # requests a key block's first query blocks before the K/V slot wait (queries_first; the rows above keep the
+        # forms without it).
         for causal, config in ((True, configs.BACKWARD_FUSED_CANDIDATES[128][1].causal_form()),
                                (False, configs.BACKWARD_FUSED_CANDIDATES[128][2])):
             config = replace(config, queries_first=True)
