@@ -382,6 +382,11 @@ def forced_paths() -> dict:
             replace(persistent, output_from_registers=True, half_diagonal=True, balanced_schedule=True,
                     q_in_registers=True),
             persistent_d256),
+        # v0.42: the tuned persistent form of d=128 (dynamic lists, 16-byte output stores) with Q in registers, its
+        # buffer handed back once loaded, so that the next tile's Q lands during this one (d=64's tuned form has it
+        # since v0.19; the path above checks v0.18's d=128 form).
+        "forward: Gluon, persistent, tuned options, Q in registers at d=128": tuned_gluon_forward_with(
+            q_in_registers=True),
         # v0.25: the tuned persistent forms of d=64 and d=128 with ping-pong turns between their consumers
         # (forward probe run 25, v0.26: correct, 1-4% slower), with the 4-byte output stores they had then; d=256
         # keeps its tuned form.

@@ -534,6 +534,18 @@ launcher's table; ``TileConfig.noncausal_claims`` since), after call 7 found the
 d=256 ~+1% at 1k. Round-robin / claims, TFLOP/s: d=128 1k 544 / 568, 2k 595 / 611, 4k 617 / 621, 16k 652 / 650; d=64
 1k 394 / 423; d=256 1k 598 / 594, 2k 681 / 662. Held at d=128, more at d=64, wrong at d=256; d=64's and d=128's tuned
 persistent forms take it ("tuned persistent, non-causal round-robin" is them without it).
+
+Run 48 (v0.42): d=128's tuned persistent form with Q in registers (``q_in_registers``: Q read into registers as the
+score products' A operand and its buffer handed back at the tile's start, so that the loader fetches the next tile's
+Q during this one). Last measured at d=128 in v0.19 (run 15: 1-5% slower), on a form without the dynamic lists, the
+16-byte output stores or the non-causal claims; it compiles now without spills (168 registers, no stack, causal and
+non-causal, CPU compile for sm_90a). v0.39 call 2 measured ~1 µs between tiles at causal 1k, the next tile's Q wait.
+Prediction: causal 1k +3-6%, non-causal 1k +2-4%, 2k +1-3%, 16k level to -1%; v0.19's result is the prior against.
+Check path first: "forward: Gluon, persistent, tuned options, Q in registers at d=128".
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 \
+        --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 noncausal:16384 \
+        causal:16384 --forms "tuned persistent" "tuned persistent, Q in registers"
 """
 
 import argparse
@@ -714,6 +726,12 @@ FORMS = {
     # v0.24: the tuned persistent form of each head dim (runs 21-22 beside it: the patches' "Q prefetched").
     "tuned persistent": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][1],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][2],),
+        256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
+    # v0.42 (run 48): d=128's tuned persistent form with Q in registers (its buffer handed back once loaded); d=64's
+    # tuned form has it already, d=256 has no registers for it.
+    "tuned persistent, Q in registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][1],),
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], q_in_registers=True),),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
     # v0.25: the tuned persistent forms with ping-pong turns between their two consumers (run 25).
     "tuned persistent, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
