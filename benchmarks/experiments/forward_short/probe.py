@@ -546,6 +546,10 @@ Check path first: "forward: Gluon, persistent, tuned options, Q in registers at 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 \
         --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 causal:2048 noncausal:16384 \
         causal:16384 --forms "tuned persistent" "tuned persistent, Q in registers"
+
+Outcome (v0.42 call 5, results/2026-12-02_h200_v0.42/call5_probe_fwd_run48.txt; check path 17/17 PASS), tuned / Q in
+registers, TFLOP/s: non-causal 1k 550 / 562, 2k 605 / 608, 16k 650 / 654; causal 1k 390 / 382, 2k 522 / 499, 16k
+641 / 613. +0.5-2.2% non-causal, -2% to -4% causal: not a candidate.
 """
 
 import argparse
