@@ -52,6 +52,18 @@ Gluon candidates as calls of their own, each from a CUDA graph, to set each form
 Outcome (call 7): the persistent forms lose ~11 µs after another binary (tuned form 170 -> 181-182 µs, persistent
 pipelined 186 -> 197), the non-persistent ones ~2 µs (221-222 -> 223-224), FA2's ~1 µs; the SASS sizes (6,192-7,856
 lines) do not order the penalties.
+
+v0.42: ``--tuner-timer ROUNDS`` times the ``--forward-forms`` calls with the tuner's own timer too (do_bench: the form
+alone, back to back, an L2 flush before each; ``ROUNDS`` times in turn) beside the bench's turn (with cuDNN and FA2),
+and prints each form's rate relative to the first by both. Call 6 runs it where v0.42's grids saw the tuner take the
+one-tile-per-program form and the bench then measure it 3-7% below the persistent one (d=128 bf16 non-causal 4k; d=256
+non-causal 2k). Prediction: the tuner's timer puts the two forms within 2% of each other where the bench's turn puts
+the persistent form 3-7% ahead (a bias of the back-to-back timing: after its own binary the one-tile form loses
+nothing, and the persistent form's ~11 µs after another binary, measured at 1k, is about 1% of a 4k call).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/call_gap.py \
+        --points 128:noncausal:4096 256:noncausal:2048 --only-autograd --also cuDNN FA2 --forward-forms 0 1 2 \
+        --tuner-timer 5 --only-timers --passes 60
 """
 
 import argparse
@@ -131,6 +143,29 @@ def _timed_calls(calls: dict, leaves: list, flush: torch.Tensor, passes: int, sp
     return handles, order
 
 
+def _compare_timers(calls: dict, forms: list, leaves: list, flush: torch.Tensor, d: int, causal: bool, n: int,
+                    flops: float, rounds: int, passes: int) -> None:
+    """Each form's median µs by the tuner's timer (``launchers._time_ms``, ``rounds`` times, the forms in turn) and by
+    the bench's (every call in ``calls`` in turn, a fresh order each pass, ``passes`` passes), and each form's rate
+    relative to the first form by both: whether the tuner's back-to-back timing ranks close forms as the bench's turn
+    does (v0.42, PERFORMANCE.md "Next" item 1)."""
+    from flashio import launchers
+    tuner = {name: [] for name in forms}
+    for _ in range(rounds):
+        for name in forms:
+            tuner[name].append(launchers._time_ms(calls[name]) * 1e3)
+    handles, _ = _timed_calls(calls, leaves, flush, passes, 0, shuffled=True)
+    torch.cuda.synchronize()
+    bench = {name: statistics.median(s.elapsed_time(e) * 1e3 for s, e in handles[name]) for name in forms}
+    first = forms[0]
+    for name in forms:
+        tuned_us = statistics.median(tuner[name])
+        relative = f"tuner {statistics.median(tuner[first]) / tuned_us:.3f}, bench {bench[first] / bench[name]:.3f}"
+        print(f"timers | {d} | {causal} | {n} | {name} | tuner {tuned_us:.1f} µs "
+              f"({', '.join(f'{t:.1f}' for t in tuner[name])}) | bench {bench[name]:.1f} µs | ÷ {first}: {relative} "
+              f"| bench {flops / bench[name] / 1e6:.0f} TFLOP/s |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--points", nargs="+", type=_point, required=True)
@@ -148,6 +183,11 @@ def main() -> None:
     parser.add_argument("--forward-forms", nargs="*", type=int, default=[], metavar="I",
                         help="add configs.FORWARD_GLUON_CANDIDATES[d][I] as calls of their own (the tuned choice "
                              "overridden, each replayed from a CUDA graph on the detached inputs)")
+    parser.add_argument("--tuner-timer", type=int, default=0, metavar="ROUNDS",
+                        help="also time each --forward-forms call ROUNDS times in turn with the tuner's timer "
+                             "(launchers._time_ms: do_bench, the call alone back to back, an L2 flush before each)")
+    parser.add_argument("--only-timers", action="store_true",
+                        help="with --tuner-timer: print the two timers' medians per form, skip the profiled passes")
     args = parser.parse_args()
     if args.no_grad_first and args.only_autograd:
         parser.error("--no-grad-first puts the detached call first; --only-autograd leaves it out: choose one")
@@ -186,6 +226,11 @@ def main() -> None:
         if args.forward_forms:
             calls.update(_forced_forms(calls["autograd"], lambda: flashio.attention(*detached, is_causal=causal),
                                        before, d, args.forward_forms))
+        if args.tuner_timer:
+            _compare_timers(calls, [name for name in calls if name.startswith("form ")], [q, k, v], flush, d, causal,
+                            n, flops, args.tuner_timer, args.passes)
+            if args.only_timers:
+                continue
         # The flush's own GPU activity names, to split the record into calls.
         with profile(activities=[ProfilerActivity.CUDA]) as flush_profile:
             flush.zero_()
