@@ -3,7 +3,7 @@
 # d=256 bf16 non-causal 2k, the Gluon candidates 0-2 as calls of their own beside the library call, cuDNN and FA2
 # (call_gap.py --tuner-timer: 5 rounds of the tuner's do_bench per form, then 60 shuffled passes of the bench's turn).
 set -u
-export PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d)
+export PYTHONPATH=$(pwd)/src TRITON_CACHE_DIR=$(mktemp -d)
 cd benchmarks/experiments/forward_short
 FLASHIO_TUNING_CACHE=off timeout 300 python3 call_gap.py --points 128:noncausal:4096 256:noncausal:2048 --only-autograd --also cuDNN FA2 --forward-forms 0 1 2 --tuner-timer 5 --only-timers --passes 60 > $OUT/call6_timers.txt 2>&1
 echo "rc $?"; grep -E "^timers|^form|^tuned" $OUT/call6_timers.txt; tail -3 $OUT/call6_timers.txt
