@@ -447,8 +447,6 @@ def _fused_ws_load_tile_queries_first(Q, K, V, DO, stride_qb, stride_qh, stride_
         it = _load_query_blocks(q_desc, do_desc, batch, head, lo, first, num_blocks, seqlen_q, q_smem, do_smem,
                                 ready, empty, it, BLOCK_M, NUM_STAGES, TILE_BYTES, LSE, DELTA, stride_lb, stride_lh,
                                 stride_lm, lse_smem, delta_smem, STATS_IN_SMEM)
-    if kv_group_size == 0:  # never: kv_group_size >= 1; kept so that K/V are requested on every path
-        mbarrier.wait(kv_empty, kv_phase ^ 1)
     return it
 
 
