@@ -396,8 +396,11 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         # edge leave ptxas too few registers, and it serialises every warpgroup MMA (32 groups of one k-step).
         raise ValueError(f"late_key_gradient_wait is compiled for head_dim <= 64 (at larger ones the MMAs run "
                          f"serialised); got head_dim={head_dim}")
-    specialised_wide = config.warp_specialised and config.persistent and not config.split_rows \
-        and not config.split_roles and config.block_n == 16 * config.num_warps
+    # The persistent warp-specialised fused backward with one MMA partition (no split rows or roles): the kernel
+    # that the options below, but for the role-split ones, are forms of.
+    persistent_specialised = config.warp_specialised and config.persistent and not config.split_rows \
+        and not config.split_roles
+    specialised_wide = persistent_specialised and config.block_n == 16 * config.num_warps
     role_split_wide = config.split_roles and not config.persistent and config.block_n == 64
     if config.wide_stores and not (specialised_wide or role_split_wide):
         raise ValueError(f"wide_stores is an option of the persistent warp-specialised fused backward whose MMA "
@@ -411,26 +414,21 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
         raise ValueError(f"early_lse is an option of the persistent warp-specialised fused backward with LSE/D rows "
                          f"in shared memory (stats_in_shared; block_n = 16 * num_warps; no split rows or roles); "
                          f"got {config}")
-    if config.dynamic_schedule and not (config.warp_specialised and config.persistent and config.balanced_schedule
-                                        and not config.split_rows and not config.split_roles):
+    if config.dynamic_schedule and not (persistent_specialised and config.balanced_schedule):
         raise ValueError(f"dynamic_schedule is an option of the persistent warp-specialised fused backward with "
                          f"balanced_schedule (no split rows or roles) and of the persistent Gluon forward; got "
                          f"{config}")
-    if config.noncausal_claims and not (config.warp_specialised and config.persistent and not config.split_tail
-                                        and not config.split_rows and not config.split_roles):
+    if config.noncausal_claims and not (persistent_specialised and not config.split_tail):
         raise ValueError(f"noncausal_claims is an option of the persistent warp-specialised fused backward without "
                          f"split_tail (no split rows or roles) and of the persistent Gluon forward; got {config}")
-    if config.kv_slots not in (1, 2) or (config.kv_slots == 2 and not (
-            config.warp_specialised and config.persistent and not config.split_rows and not config.split_roles)):
+    if config.kv_slots not in (1, 2) or (config.kv_slots == 2 and not persistent_specialised):
         raise ValueError(f"kv_slots is 1, or 2 in the persistent warp-specialised fused backward (no split rows or "
                          f"roles); got {config}")
     if config.kv_slots == 2 and head_dim > 64:
         # Two more [block_n, head_dim] 16-bit tiles: 32 KB at d=64 (the tuned forms then take 179-196 of 227 KB);
         # at d=128 the tuned form already takes 211 KB.
         raise ValueError(f"kv_slots=2 fits the shared memory at head_dim <= 64; got head_dim={head_dim}")
-    one_slot_persistent = config.warp_specialised and config.persistent and not config.split_rows \
-        and not config.split_roles and config.kv_slots == 1
-    if config.queries_first and not one_slot_persistent:
+    if config.queries_first and not (persistent_specialised and config.kv_slots == 1):
         raise ValueError(f"queries_first is an option of the persistent warp-specialised fused backward with one K/V "
                          f"slot (kv_slots=1; no split rows or roles); got {config}")
     if config.split_rows:
