@@ -26,7 +26,7 @@ import torch
 from triton import knobs
 
 import flashio
-from flashio import configs, launch_plans
+from flashio import configs, launch_plans, launchers
 
 
 def main() -> int:
@@ -115,6 +115,7 @@ def main() -> int:
     if profiler is not None:
         profiler.disable()
     first_compiled, first_compiles, timed = len(compiled_names), dict(compiles), configs.tuning_measurements()
+    warm_ups, warm_up_seconds = launchers.tuning_warm_ups()
     first_passes, first_batches = list(passes), list(batches)
     second = call(args.seqlen)
     # Another length in the same power-of-two bucket (and divisible by 16, as Triton specialises): the cached
@@ -128,7 +129,8 @@ def main() -> int:
     odd_again, _ = measured_call(odd_length - 16)
     print(f"d={args.head_dim} N={args.seqlen} causal={args.causal} {args.dtype}: first forward+backward "
           f"{first:.2f} s ({first_compiled} kernels compiled, {first_compiles['seconds']:.1f} s of "
-          f"compiling summed, {first_compiles['cache_hits']} from Triton's cache; {timed} candidates timed), "
+          f"compiling summed, {first_compiles['cache_hits']} from Triton's cache; {timed} candidates timed after "
+          f"{warm_ups} warm-ups of {warm_up_seconds:.2f} s in all), "
           f"second {second * 1e3:.1f} ms, N={same_bucket_length} (same bucket) {same_bucket * 1e3:.1f} ms "
           f"({len(same_bucket_compiled)} kernels compiled, {configs.tuning_measurements() - timed} timed), "
           f"N={odd_length} (not a multiple of 16) {odd * 1e3:.1f} ms ({len(odd_compiled)} kernels compiled), "

@@ -46,6 +46,39 @@ def test_a_choice_is_timed_once_per_key_and_then_cached(monkeypatch):
     configs.clear_choices()
 
 
+def test_the_warm_up_runs_once_after_the_compiles_and_before_the_first_timing(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    events = []
+
+    def time_config(option):
+        events.append(("timed", option))
+        return {"slow": 1.2, "fast": 1.0}[option]
+
+    chosen = configs.choose_config(("warm-key",), ("slow", "fast"), time_config,
+                                   prepare=lambda options: events.append(("compiled", tuple(options))),
+                                   warm_up=lambda options: events.append(("warmed", tuple(options))))
+    assert chosen == "fast"
+    assert events == [("compiled", ("slow", "fast")), ("warmed", ("slow", "fast")), ("timed", "slow"),
+                      ("timed", "fast")]
+    configs.clear_choices()
+
+
+def test_no_warm_up_runs_for_a_cached_choice_or_a_single_candidate(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    warmed = []
+    configs.choose_config(("cached",), ("slow", "fast"), {"slow": 1.2, "fast": 1.0}.__getitem__,
+                          warm_up=warmed.append)
+    assert len(warmed) == 1
+    configs.choose_config(("cached",), ("slow", "fast"), lambda option: pytest.fail("timed again"),
+                          warm_up=warmed.append)
+    configs.choose_config(("single",), ("only",), lambda option: pytest.fail("a single candidate is not timed"),
+                          warm_up=warmed.append)
+    assert len(warmed) == 1
+    configs.clear_choices()
+
+
 def test_a_configuration_that_fits_nowhere_is_an_error_naming_the_key(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()

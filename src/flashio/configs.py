@@ -773,6 +773,21 @@ SLOW_WINDOW = 0.3
 # a first timing 9% slow (706 -> 673 and 687 -> 660 TFLOP/s in the grid). In those records the near misses are
 # 0.59 candidates a key (~30 ms of a first call).
 NEAR_MISS = 0.15
+# Before its first timing of a key the tuner keeps the GPU busy for this long, running a candidate untimed, unless
+# it timed something less than ``TUNING_IDLE_S`` ago. A first call compiles its candidates before it times them, so
+# the GPU has been idle for seconds, and the H200 runs above its power-limited clock for its first ~100-250 ms of
+# work (v0.16's drift.py: the power limit is reached within 50-100 ms of a busy start). The tuner's records showed it
+# (v0.43, the forward rows of the v0.40-v0.42 grids, ``benchmarks/tuner_warmup.py``): a candidate's first timing
+# against the median of its later (rematch) timings was 0.90 for the first candidate timed, 0.93 / 0.96 / 0.97 for
+# the second to fourth (each timing ~55 ms), 0.99-1.01 from the fifth on; the fused backward's first candidate 0.96
+# at d=128. Early candidates thus entered the rematch with a low timing, which the median of three keeps: at d=128
+# bf16 non-causal 4k (v0.42 call 4) the one-tile-per-program forward (third timed) won on 0.879 / 0.964 / 0.892 ms
+# against the persistent form's 0.894 / 0.904 / 0.912, and the bench then measured it 7% slower (v0.43 call 1, the
+# forms' first do_bench 876.7 µs then 936-944 with the tuner's own timer). 250 ms: the fifth candidate's start.
+TUNING_WARMUP_MS = 250
+# Timings less than this far apart need no warm-up between them: a backward's keys are timed one after the other
+# (its kernels compiled in one batch before), a few milliseconds of host time apart.
+TUNING_IDLE_S = 0.1
 _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 
 
@@ -816,6 +831,7 @@ def choose_config(
     candidates: Sequence[Option],
     time_config: Callable[[Option], float],
     prepare: Optional[Callable[[Sequence[Option]], None]] = None,
+    warm_up: Optional[Callable[[Sequence[Option]], None]] = None,
 ) -> Option:
     """Return the cached choice for ``key``, timing ``candidates`` on the first call.
 
@@ -823,7 +839,9 @@ def choose_config(
     ``time_config(option)`` runs the kernel with ``option`` and returns its time in milliseconds, or
     ``float('inf')`` when it does not fit the device (out of shared memory, registers). ``prepare``, if
     given, is called with the candidates just before they are timed, and only then (the launchers compile
-    them concurrently there). Each candidate is timed once; one more time if that is more than
+    them concurrently there). ``warm_up``, if given, is called with them after ``prepare`` and before the first
+    timing (the launchers run one untimed for ``TUNING_WARMUP_MS``: a GPU that has been idle runs faster for its
+    first few hundred milliseconds, which favoured the candidates timed first). Each candidate is timed once; one more time if that is more than
     ``SLOW_WINDOW`` behind the fastest or a near miss (``NEAR_MISS``; the lower ranks it); the close leaders
     (at most ``REMATCH_LEADERS``) ``REMATCH_ROUNDS`` more times (``CLOSE_CALL``). A choice timed by an earlier process (``tuning_cache_path``) is taken without
     timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
@@ -831,17 +849,20 @@ def choose_config(
     chosen = _CHOICES.get(key)
     if chosen is None:
         pending = candidates_to_compile(key, candidates)  # one option when nothing needs timing
-        chosen = pending[0] if len(pending) == 1 else _timed_choice(key, candidates, time_config, prepare)
+        chosen = pending[0] if len(pending) == 1 else _timed_choice(key, candidates, time_config, prepare, warm_up)
         _CHOICES[key] = chosen
     return chosen
 
 
 def _timed_choice(key: Hashable, candidates: Sequence[Option], time_config: Callable[[Option], float],
-                  prepare: Optional[Callable[[Sequence[Option]], None]]) -> Option:
-    """``choose_config``'s timing: every candidate once, a second look at the slow ones, a rematch of the close
-    leaders; the timings kept for ``tuning_timings`` and the choice written to the tuning file."""
+                  prepare: Optional[Callable[[Sequence[Option]], None]],
+                  warm_up: Optional[Callable[[Sequence[Option]], None]] = None) -> Option:
+    """``choose_config``'s timing: a warm-up, every candidate once, a second look at the slow ones, a rematch of the
+    close leaders; the timings kept for ``tuning_timings`` and the choice written to the tuning file."""
     if prepare is not None:
         prepare(candidates)
+    if warm_up is not None:
+        warm_up(candidates)
     _COUNTERS["measurements"] += len(candidates)
     all_times = {index: [time_config(config)] for index, config in enumerate(candidates)}
     if min(times[0] for times in all_times.values()) == float("inf"):

@@ -15,8 +15,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import time
 from dataclasses import dataclass, replace
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import torch
 import triton
@@ -668,14 +669,50 @@ def _sparse_args(index: Optional[BlockSparseIndex], by_rows: bool, q: torch.Tens
             index.block_m, index.block_n)
 
 
+_UNFIT = (triton.runtime.errors.OutOfResources, triton.compiler.errors.CompilationError, RuntimeError)
+_LAST_TIMING_END = [float("-inf")]  # time.monotonic() when the tuner last had the GPU busy (a timing or a warm-up)
+_WARM_UPS = {"count": 0, "seconds": 0.0}
+
+
+def tuning_warm_ups() -> tuple[int, float]:
+    """(how many warm-ups the tuner ran in this process, their seconds in all): part of a first call's cost."""
+    return _WARM_UPS["count"], _WARM_UPS["seconds"]
+
+
 def _time_ms(run) -> float:
     """Median time of ``run()`` in ms, or inf when the configuration does not compile for this device."""
     try:
         # Long enough that the choice is not decided by noise at short sequences (a 0.2 ms kernel gets
         # ~150 repeats).
         return triton.testing.do_bench(run, warmup=10, rep=40, return_mode="median")
-    except (triton.runtime.errors.OutOfResources, triton.compiler.errors.CompilationError, RuntimeError):
+    except _UNFIT:
         return float("inf")
+    finally:
+        _LAST_TIMING_END[0] = time.monotonic()
+
+
+def _warm_up_gpu(runs: Sequence[Callable[[], object]], clock: Callable[[], float] = time.monotonic,
+                 synchronize: Callable[[], None] = torch.cuda.synchronize, calls_per_sync: int = 8) -> float:
+    """Keep the GPU busy for ``configs.TUNING_WARMUP_MS`` before the tuner's first timing of a key, with the first
+    of ``runs`` that runs (a candidate that does not fit is skipped), so that no candidate is timed at the higher
+    clock of a GPU that has been idle (configs.TUNING_WARMUP_MS says what that did). Nothing runs when the tuner
+    timed something less than ``configs.TUNING_IDLE_S`` ago. Returns the seconds spent."""
+    start = clock()
+    if start - _LAST_TIMING_END[0] < configs.TUNING_IDLE_S:
+        return 0.0
+    for run in runs:
+        try:
+            while clock() - start < configs.TUNING_WARMUP_MS / 1e3:
+                for _ in range(calls_per_sync):  # queued ahead, so the GPU does not wait for the host
+                    run()
+                synchronize()
+            break
+        except _UNFIT:
+            continue
+    _LAST_TIMING_END[0] = clock()
+    _WARM_UPS["count"] += 1
+    _WARM_UPS["seconds"] += _LAST_TIMING_END[0] - start
+    return _LAST_TIMING_END[0] - start
 
 
 _CAPABILITIES: dict = {}
@@ -767,7 +804,8 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
     return configs.choose_config(
         key, options, lambda config: _time_ms(lambda: launch(config)),
         prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed],
-                                                                more=also_compile))
+                                                                more=also_compile),
+        warm_up=lambda timed: _warm_up_gpu([functools.partial(launch, c) for c in timed]))
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -1290,7 +1328,8 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         if launch_plans.gathered() is not None:  # a forward's first call collecting this backward's compiles
             return dq, dk, dv
         launch_preprocess()
-        strategy = configs.choose_config(strategy_key, strategies, lambda option: _time_ms(runners[option]))
+        strategy = configs.choose_config(strategy_key, strategies, lambda option: _time_ms(runners[option]),
+                                         warm_up=lambda timed: _warm_up_gpu([runners[option] for option in timed]))
         runners[strategy]()
     return dq, dk, dv
 
