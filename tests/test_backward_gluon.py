@@ -608,12 +608,11 @@ def test_queries_first_reaches_the_persistent_specialised_kernel_and_its_absence
     assert "QUERIES_FIRST" not in constants  # the kernel's default: the loader's order before v0.42
 
 
-def test_every_persistent_d128_fused_backward_candidate_requests_its_queries_first():
+def test_the_persistent_d128_fused_backward_candidate_requests_its_queries_first():
     # v0.42 probe runs 30-31: the split-tail form non-causal 1k +4.0% (both runs), causal 1k +1.6-1.9%, 4k-16k level
-    # (PERFORMANCE.md). Both persistent candidates take it, so that a causal call still has one kernel to time.
+    # (PERFORMANCE.md). Since v0.43 (the claims form dropped) it is d=128's one persistent candidate.
     persistent = [config for config in configs.BACKWARD_FUSED_CANDIDATES[128] if config.persistent]
-    assert len(persistent) == 2 and all(config.queries_first for config in persistent)
-    assert len({config.causal_form() for config in persistent}) == 1
+    assert len(persistent) == 1 and persistent[0].queries_first and persistent[0].split_tail
 
 
 @pytest.mark.parametrize("change", [

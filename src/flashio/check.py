@@ -512,8 +512,8 @@ def forced_paths() -> dict:
             configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
                                                                queries_first=True)),
         "backward: fused five-product (Gluon), queries first at d=128, claimed key blocks": fused_backward(
-            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][2],
-                                                               queries_first=True)),
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
+                                                               split_tail=False, noncausal_claims=True)),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

@@ -341,13 +341,13 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     128: (TileConfig(64, 128, 8, 2, "gluon", dq_chunks=1, dq_buffers=2, warp_specialised=True, stats_in_shared=True),
           TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
                      stats_in_shared=True, balanced_schedule=True, split_tail=True, wide_stores=True,
-                     spread_dq_stores=True, dynamic_schedule=True, queries_first=True),
-          # v0.40: the same form claiming its non-causal key blocks in order (``noncausal_claims``) in place of the
-          # split tail; a causal call runs the form above (``causal_form``), so only non-causal calls time it. (It
-          # takes ``queries_first`` too, level there in run 31, so that both keep one causal form.)
-          TileConfig(64, 128, 8, 3, "gluon", dq_chunks=1, dq_buffers=1, warp_specialised=True, persistent=True,
-                     stats_in_shared=True, balanced_schedule=True, wide_stores=True, spread_dq_stores=True,
-                     dynamic_schedule=True, noncausal_claims=True, queries_first=True)),
+                     spread_dq_stores=True, dynamic_schedule=True, queries_first=True)),
+          # v0.40-v0.42 also listed the same form claiming its non-causal key blocks in order (``noncausal_claims``)
+          # in place of the split tail, timed by non-causal calls only. v0.43 dropped it: the tuner took it at none of
+          # the 20 d=128 non-causal points of the v0.42 and v0.43 grids (bf16 and fp16, 1k-16k), and by the rematch's
+          # own timings (taken alternately; the first timing left out) it trailed the split tail at 18 of them by
+          # 1.4-5.5% (0.5% ahead at 4k in v0.43's two dtypes). The check paths, the resources survey and the probes
+          # build it as ``replace(<the form above>, split_tail=False, noncausal_claims=True)``.
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
                      wide_stores=True),),
 }
@@ -749,7 +749,9 @@ CLOSE_CALL = 0.08
 # records of the 40 bench.json files under benchmarks/results, 60 of 808 tuned keys had four or more candidates
 # within ``CLOSE_CALL`` (17 five or more): two more timings at those keys.
 REMATCH_LEADERS = 4
-REMATCH_ROUNDS = 2
+# Three since v0.43, when the rematch stopped counting the first timings (``_rematch`` says why): a median of three
+# alternate timings, as before, but all from one stretch of time.
+REMATCH_ROUNDS = 3
 # Candidates whose first timing is more than this fraction behind the fastest are timed once more, and the lower of
 # their two timings ranks them, so that one slow window (of the clocks, of the machine) does not drop a candidate
 # for the process's life. Measured on the H200 (v0.31 call 2, d=128 fp16 causal 1k, v0.30's cross-head causal lists
@@ -784,6 +786,10 @@ NEAR_MISS = 0.15
 # bf16 non-causal 4k (v0.42 call 4) the one-tile-per-program forward (third timed) won on 0.879 / 0.964 / 0.892 ms
 # against the persistent form's 0.894 / 0.904 / 0.912, and the bench then measured it 7% slower (v0.43 call 1, the
 # forms' first do_bench 876.7 µs then 936-944 with the tuner's own timer). 250 ms: the fifth candidate's start.
+# With it (v0.43 call 2, six grids) the first four positions' ratios moved to 0.95-1.08 (d=256's second to fourth
+# 1.07: the clock after 250 ms of work is not yet the later one either), so the rematch no longer counts first
+# timings at all (``_rematch``); the warm-up stays so that the first pass, which picks the leaders, is timed nearer
+# the clock the bench sees (its first call's cost: 0.26 s at d=128 non-causal 4k, one warm-up).
 TUNING_WARMUP_MS = 250
 # Timings less than this far apart need no warm-up between them: a backward's keys are timed one after the other
 # (its kernels compiled in one batch before), a few milliseconds of host time apart.
@@ -794,17 +800,21 @@ _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_config: Callable) -> tuple[int, dict]:
     """Index of the fastest of close candidates ((ranking time, index) pairs, fastest first), and the
     rematch's timings of each: every leader timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift
-    of the clocks or of the GPU's temperature falls on all of them), its ranking time and those compared by
-    median; a tie keeps the ranking's order. Median, not the lowest timing: at the 17 points of the v0.40 grids
-    where the two statistics chose different forms, the median's form was the faster one at 12 when both were
-    timed again alternately (v0.41 call 3, benchmarks/tuner_statistic.py)."""
+    of the clocks or of the GPU's temperature falls on all of them), compared by the median of those timings; a tie
+    keeps the ranking's order. Median, not the lowest timing: at the 17 points of the v0.40 grids where the two
+    statistics chose different forms, the median's form was the faster one at 12 when both were timed again
+    alternately (v0.41 call 3, benchmarks/tuner_statistic.py). The ranking time (the first timing, or the lower of
+    two) is left out since v0.43: it was taken at another moment for each candidate, and the GPU's clock moves over
+    a first call's timings (``TUNING_WARMUP_MS``), so it carried each candidate's place in the timing order into the
+    comparison. In the v0.42 and v0.43 grids' records the median of three and the mean of the two rematch
+    timings of then chose differently at 22 of 174 rematches."""
     ranked = {index: time for time, index in leaders}
     rematched = {index: [] for index in ranked}
     for _ in range(REMATCH_ROUNDS):
         for index, timed in rematched.items():
             timed.append(time_config(candidates[index]))
     _COUNTERS["measurements"] += REMATCH_ROUNDS * len(rematched)
-    best = min(ranked, key=lambda index: statistics.median([ranked[index], *rematched[index]]))
+    best = min(ranked, key=lambda index: statistics.median(rematched[index]))
     return best, rematched
 
 

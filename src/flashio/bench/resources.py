@@ -387,7 +387,8 @@ def surveyed():
         # requests a key block's first query blocks before the K/V slot wait (queries_first; the rows above keep the
         # forms without it).
         for causal, config in ((True, configs.BACKWARD_FUSED_CANDIDATES[128][1].causal_form()),
-                               (False, configs.BACKWARD_FUSED_CANDIDATES[128][2])):
+                               (False, replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False,
+                                              noncausal_claims=True))):
             config = replace(config, queries_first=True)
             kernel, constants = launchers.fused_backward_kernel(config, 128)
             rows.append((f"backward fused gluon queries first, tuned{' causal' if causal else ' non-causal'} d=128",
