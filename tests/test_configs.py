@@ -190,6 +190,27 @@ def test_the_rematch_compares_its_own_timings_and_leaves_the_first_timings_out(m
     configs.clear_choices()
 
 
+def test_with_an_alternating_timer_the_rematch_times_the_leaders_together_in_each_round(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    timed, rounds = [], []
+    # "a" and "b" close on their first timings, "c" far behind: each round times "a" and "b" in one turn (the
+    # launchers' shuffled call-by-call timing), never alone; "b" leads in every round.
+    timer = _timings_in_turn(timed, {"a": [1.00], "b": [1.02], "c": [1.2]})
+
+    def time_alternately(options):
+        rounds.append(tuple(options))
+        return [{"a": 1.00, "b": 0.97}[option] for option in options]
+
+    assert configs.choose_config(("alternating",), ("a", "b", "c"), timer, time_alternately=time_alternately) == "b"
+    assert timed == ["a", "b", "c"]
+    assert rounds == [("a", "b")] * configs.REMATCH_ROUNDS
+    assert configs.tuning_timings(("alternating",)) == (("a", (1.00,) + (1.00,) * configs.REMATCH_ROUNDS),
+                                                         ("b", (1.02,) + (0.97,) * configs.REMATCH_ROUNDS),
+                                                         ("c", (1.2,)))
+    configs.clear_choices()
+
+
 def test_at_most_four_close_candidates_are_timed_again(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()

@@ -1,6 +1,8 @@
-"""The tuner's warm-up (launchers._warm_up_gpu, configs.TUNING_WARMUP_MS): before its first timing of a key the
-tuner keeps the GPU busy with a candidate, untimed, so that no candidate is timed at the higher clock of a GPU that
-has been idle. The GPU and the clock are stand-ins here: a clock that advances a fixed step per kernel call."""
+"""How the tuner meets the GPU's moving clock: its warm-up (launchers._warm_up_gpu, configs.TUNING_WARMUP_MS) keeps
+the GPU busy with a candidate, untimed, before the first timing of a key, so that no candidate is timed at the higher
+clock of a GPU that has been idle; its rematch times the leaders call by call in shuffled turns
+(launchers._time_alternately_ms). The GPU and the clock are stand-ins here: a clock that advances a fixed step per
+kernel call."""
 
 from types import SimpleNamespace
 
@@ -86,6 +88,7 @@ def test_the_launchers_tuned_choice_warms_up_with_the_candidates_it_times(monkey
     monkeypatch.setattr(launch_plans, "compile_concurrently", lambda jobs, more=None: None)
     events = []
     monkeypatch.setattr(launchers, "_time_ms", lambda run: (events.append("timed"), 1.0)[1])
+    monkeypatch.setattr(launchers, "_time_alternately_ms", lambda runs: (events.append("rematch"), [1.0] * len(runs))[1])
 
     def warm_up(runs):
         events.append("warm-up")
@@ -99,6 +102,17 @@ def test_the_launchers_tuned_choice_warms_up_with_the_candidates_it_times(monkey
     first, second = configs.TileConfig(64, 64), configs.TileConfig(128, 64)
     launchers._pick("warm_kernel", problem, q, configs.INTERPRETER_FORWARD, {64: (first, second)},
                     events.append, (), None)
-    # The warm-up gets a run of each timed candidate, in their order, and comes before the first timing.
-    assert events[:4] == ["warm-up", first, second, "timed"]
+    # The warm-up gets a run of each timed candidate, in their order, and comes before the first timing; the two
+    # level candidates are then rematched in turns.
+    assert events == ["warm-up", first, second, "timed", "timed"] + ["rematch"] * configs.REMATCH_ROUNDS
     configs.clear_choices()
+
+
+def test_the_alternating_turns_hold_every_candidate_once_in_a_fresh_order_and_repeat_across_processes():
+    turns = launchers.alternating_turns(3, passes=40)
+    assert len(turns) == 40 and all(sorted(turn) == [0, 1, 2] for turn in turns)
+    assert len({tuple(turn) for turn in turns}) > 1  # shuffled, not rotated through one order
+    # each candidate follows each other one somewhere: none is always timed right after the same kernel
+    follows = {(turn[i - 1], turn[i]) for turn in turns for i in range(1, 3)}
+    assert follows == {(a, b) for a in range(3) for b in range(3) if a != b}
+    assert launchers.alternating_turns(3, passes=40) == turns  # a fixed seed

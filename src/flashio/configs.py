@@ -797,7 +797,8 @@ TUNING_IDLE_S = 0.1
 _TIMINGS: dict[Hashable, tuple[tuple[Hashable, tuple[float, ...]], ...]] = {}
 
 
-def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_config: Callable) -> tuple[int, dict]:
+def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_config: Callable,
+             time_alternately: Optional[Callable] = None) -> tuple[int, dict]:
     """Index of the fastest of close candidates ((ranking time, index) pairs, fastest first), and the
     rematch's timings of each: every leader timed ``REMATCH_ROUNDS`` more times, alternately (so that a drift
     of the clocks or of the GPU's temperature falls on all of them), compared by the median of those timings; a tie
@@ -807,10 +808,20 @@ def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_co
     two) is left out since v0.43: it was taken at another moment for each candidate, and the GPU's clock moves over
     a first call's timings (``TUNING_WARMUP_MS``), so it carried each candidate's place in the timing order into the
     comparison. In the v0.42 and v0.43 grids' records the median of three and the mean of the two rematch
-    timings of then chose differently at 22 of 174 rematches."""
+    timings of then chose differently at 22 of 174 rematches.
+
+    With ``time_alternately`` (the launchers', since v0.43) a round times the leaders call by call in a shuffled
+    turn (``time_alternately(options)`` -> one time per option, in ms) instead of each alone back to back: each call
+    then follows another kernel, as in a model's step and the bench's interleaved timing. Back to back, the tuner
+    ranked d=256's one-tile-per-program forward within 1% of the persistent one where the bench's turn put it 3.5%
+    behind (v0.43 call 1, d=256 bf16 non-causal 2k: 429.6 / 426.5 µs alone, 443.7 / 428.3 in turn)."""
     ranked = {index: time for time, index in leaders}
     rematched = {index: [] for index in ranked}
     for _ in range(REMATCH_ROUNDS):
+        if time_alternately is not None:
+            for index, timed in zip(rematched, time_alternately([candidates[index] for index in rematched])):
+                rematched[index].append(timed)
+            continue
         for index, timed in rematched.items():
             timed.append(time_config(candidates[index]))
     _COUNTERS["measurements"] += REMATCH_ROUNDS * len(rematched)
@@ -842,6 +853,7 @@ def choose_config(
     time_config: Callable[[Option], float],
     prepare: Optional[Callable[[Sequence[Option]], None]] = None,
     warm_up: Optional[Callable[[Sequence[Option]], None]] = None,
+    time_alternately: Optional[Callable[[Sequence[Option]], Sequence[float]]] = None,
 ) -> Option:
     """Return the cached choice for ``key``, timing ``candidates`` on the first call.
 
@@ -851,7 +863,8 @@ def choose_config(
     given, is called with the candidates just before they are timed, and only then (the launchers compile
     them concurrently there). ``warm_up``, if given, is called with them after ``prepare`` and before the first
     timing (the launchers run one untimed for ``TUNING_WARMUP_MS``: a GPU that has been idle runs faster for its
-    first few hundred milliseconds, which favoured the candidates timed first). Each candidate is timed once; one more time if that is more than
+    first few hundred milliseconds, which favoured the candidates timed first). ``time_alternately``, if given,
+    times the rematch's rounds (``_rematch``). Each candidate is timed once; one more time if that is more than
     ``SLOW_WINDOW`` behind the fastest or a near miss (``NEAR_MISS``; the lower ranks it); the close leaders
     (at most ``REMATCH_LEADERS``) ``REMATCH_ROUNDS`` more times (``CLOSE_CALL``). A choice timed by an earlier process (``tuning_cache_path``) is taken without
     timing. The timings behind a choice made in this process are kept for ``tuning_timings``.
@@ -859,14 +872,16 @@ def choose_config(
     chosen = _CHOICES.get(key)
     if chosen is None:
         pending = candidates_to_compile(key, candidates)  # one option when nothing needs timing
-        chosen = pending[0] if len(pending) == 1 else _timed_choice(key, candidates, time_config, prepare, warm_up)
+        chosen = pending[0] if len(pending) == 1 else _timed_choice(key, candidates, time_config, prepare, warm_up,
+                                                                      time_alternately)
         _CHOICES[key] = chosen
     return chosen
 
 
 def _timed_choice(key: Hashable, candidates: Sequence[Option], time_config: Callable[[Option], float],
                   prepare: Optional[Callable[[Sequence[Option]], None]],
-                  warm_up: Optional[Callable[[Sequence[Option]], None]] = None) -> Option:
+                  warm_up: Optional[Callable[[Sequence[Option]], None]] = None,
+                  time_alternately: Optional[Callable[[Sequence[Option]], Sequence[float]]] = None) -> Option:
     """``choose_config``'s timing: a warm-up, every candidate once, a second look at the slow ones, a rematch of the
     close leaders; the timings kept for ``tuning_timings`` and the choice written to the tuning file."""
     if prepare is not None:
@@ -882,7 +897,7 @@ def _timed_choice(key: Hashable, candidates: Sequence[Option], time_config: Call
     best_time, best_index = ranking[0]
     leaders = [(time, index) for time, index in ranking[:REMATCH_LEADERS] if time <= best_time * (1 + CLOSE_CALL)]
     if len(leaders) > 1:
-        best_index, rematched = _rematch(leaders, candidates, time_config)
+        best_index, rematched = _rematch(leaders, candidates, time_config, time_alternately)
         for index, times in rematched.items():
             all_times[index] += times
     chosen = candidates[best_index]

@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import random
+import statistics
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
@@ -691,6 +693,51 @@ def _time_ms(run) -> float:
         _LAST_TIMING_END[0] = time.monotonic()
 
 
+ALTERNATE_TIMING_MS = 40  # per candidate and round, as ``_time_ms``'s do_bench repeats
+
+
+def alternating_turns(count: int, passes: int, seed: int = 0) -> list[list[int]]:
+    """``passes`` orders of the indices ``0..count-1``, each shuffled afresh (a fixed seed: the same turns in every
+    process), for ``_time_alternately_ms``."""
+    shuffle = random.Random(seed).shuffle
+    turns = []
+    for _ in range(passes):
+        turn = list(range(count))
+        shuffle(turn)
+        turns.append(turn)
+    return turns
+
+
+def _time_alternately_ms(runs: Sequence[Callable[[], object]]) -> list[float]:
+    """Median time in ms of each of ``runs``, timed call by call in shuffled turns (an L2 clear before each call, as
+    do_bench does), so that every call follows another candidate's kernel as in a model's step; about
+    ``ALTERNATE_TIMING_MS`` of calls of the slowest. The tuner's rematch rounds (configs._rematch)."""
+    cache = triton.runtime.driver.active.get_empty_cache_for_benchmark()
+    estimates = []
+    for run in runs:
+        run()  # any lazy set-up outside the timing
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(3):
+            run()
+        end.record()
+        torch.cuda.synchronize()
+        estimates.append(start.elapsed_time(end) / 3)
+    passes = min(1000, max(5, int(ALTERNATE_TIMING_MS / max(max(estimates), 1e-3))))
+    events = [[] for _ in runs]
+    for turn in alternating_turns(len(runs), passes):
+        for index in turn:
+            triton.runtime.driver.active.clear_cache(cache)
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            runs[index]()
+            end.record()
+            events[index].append((start, end))
+    torch.cuda.synchronize()
+    _LAST_TIMING_END[0] = time.monotonic()
+    return [statistics.median(start.elapsed_time(end) for start, end in timed) for timed in events]
+
+
 def _warm_up_gpu(runs: Sequence[Callable[[], object]], clock: Callable[[], float] = time.monotonic,
                  synchronize: Callable[[], None] = torch.cuda.synchronize, calls_per_sync: int = 8) -> float:
     """Keep the GPU busy for ``configs.TUNING_WARMUP_MS`` before the tuner's first timing of a key, with the first
@@ -805,7 +852,8 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         key, options, lambda config: _time_ms(lambda: launch(config)),
         prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed],
                                                                 more=also_compile),
-        warm_up=lambda timed: _warm_up_gpu([functools.partial(launch, c) for c in timed]))
+        warm_up=lambda timed: _warm_up_gpu([functools.partial(launch, c) for c in timed]),
+        time_alternately=lambda leaders: _time_alternately_ms([functools.partial(launch, c) for c in leaders]))
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -1329,7 +1377,9 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
             return dq, dk, dv
         launch_preprocess()
         strategy = configs.choose_config(strategy_key, strategies, lambda option: _time_ms(runners[option]),
-                                         warm_up=lambda timed: _warm_up_gpu([runners[option] for option in timed]))
+                                         warm_up=lambda timed: _warm_up_gpu([runners[option] for option in timed]),
+                                         time_alternately=lambda leaders: _time_alternately_ms(
+                                             [runners[option] for option in leaders]))
         runners[strategy]()
     return dq, dk, dv
 

@@ -53,6 +53,9 @@ Outcome (call 7): the persistent forms lose ~11 µs after another binary (tuned 
 pipelined 186 -> 197), the non-persistent ones ~2 µs (221-222 -> 223-224), FA2's ~1 µs; the SASS sizes (6,192-7,856
 lines) do not order the penalties.
 
+v0.43: ``--tuner-timer`` also times the forms with the rematch's alternating timer (``launchers._time_alternately_ms``,
+the forms call by call in shuffled turns, ``ROUNDS`` times), the third column.
+
 v0.42: ``--tuner-timer ROUNDS`` times the ``--forward-forms`` calls with the tuner's own timer too (do_bench: the form
 alone, back to back, an L2 flush before each; ``ROUNDS`` times in turn) beside the bench's turn (with cuDNN and FA2),
 and prints each form's rate relative to the first by both. Call 6 runs it where v0.42's grids saw the tuner take the
@@ -154,15 +157,23 @@ def _compare_timers(calls: dict, forms: list, leaves: list, flush: torch.Tensor,
     for _ in range(rounds):
         for name in forms:
             tuner[name].append(launchers._time_ms(calls[name]) * 1e3)
+    # v0.43: the rematch's alternating timer (launchers._time_alternately_ms: the forms call by call in shuffled turns)
+    alternate = {name: [] for name in forms}
+    for _ in range(rounds):
+        for name, ms in zip(forms, launchers._time_alternately_ms([calls[name] for name in forms])):
+            alternate[name].append(ms * 1e3)
     handles, _ = _timed_calls(calls, leaves, flush, passes, 0, shuffled=True)
     torch.cuda.synchronize()
     bench = {name: statistics.median(s.elapsed_time(e) * 1e3 for s, e in handles[name]) for name in forms}
     first = forms[0]
     for name in forms:
-        tuned_us = statistics.median(tuner[name])
-        relative = f"tuner {statistics.median(tuner[first]) / tuned_us:.3f}, bench {bench[first] / bench[name]:.3f}"
+        tuned_us, alternate_us = statistics.median(tuner[name]), statistics.median(alternate[name])
+        relative = (f"tuner {statistics.median(tuner[first]) / tuned_us:.3f}, "
+                    f"alternate {statistics.median(alternate[first]) / alternate_us:.3f}, "
+                    f"bench {bench[first] / bench[name]:.3f}")
         print(f"timers | {d} | {causal} | {n} | {name} | tuner {tuned_us:.1f} µs "
-              f"({', '.join(f'{t:.1f}' for t in tuner[name])}) | bench {bench[name]:.1f} µs | ÷ {first}: {relative} "
+              f"({', '.join(f'{t:.1f}' for t in tuner[name])}) | alternate {alternate_us:.1f} µs "
+              f"({', '.join(f'{t:.1f}' for t in alternate[name])}) | bench {bench[name]:.1f} µs | ÷ {first}: {relative} "
               f"| bench {flops / bench[name] / 1e6:.0f} TFLOP/s |", flush=True)
 
 
