@@ -10,8 +10,8 @@
 set -u
 export PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d)
 for p in 256:noncausal:2048 256:noncausal:8192; do
-  (cd benchmarks/experiments/forward_short && PYTHONPATH=$(pwd)/../../../src FLASHIO_TUNING_CACHE=off timeout 150 python3 call_gap.py --points $p --only-autograd --also cuDNN FA2 --forward-forms 0 1 2 --tuner-timer 3 --only-timers --passes 60 > $OUT/call4_timers_${p//:/_}.txt 2>&1)
-  echo "$p rc $?"; grep -E "^timers" $OUT/call4_timers_${p//:/_}.txt | sort -u | cut -c1-400
+  (cd benchmarks/experiments/forward_short && PYTHONPATH=$(pwd)/../../../src FLASHIO_TUNING_CACHE=off timeout 150 python3 call_gap.py --points $p --only-autograd --also cuDNN FA2 --forward-forms 0 1 2 --tuner-timer 3 --only-timers --passes 60 >> $OUT/call4_timers.txt 2>&1)
+  echo "$p rc $?"; grep -E "^timers" $OUT/call4_timers.txt | sort -u | cut -c1-400
 done
 for point in 128:bf16 128:fp16 256:bf16 256:fp16 64:bf16 64:fp16; do
   IFS=: read dim dtype <<< "$point"
