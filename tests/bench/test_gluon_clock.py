@@ -36,6 +36,13 @@ for clock_tiles in (0, 8):
                                             config)
     sass = resources.cuobjdump(compiled, "-sass")
     counts[f"backward {clock_tiles}"] = {"timer": sass.count("SR_GLOBALTIMER"), "cycles": sass.count("SR_CLOCK")}
+config = configs.BACKWARD_FUSED_CANDIDATES[256][0]  # d=256's role-split tile, one key block a program
+kernel, constants = launchers.fused_backward_kernel(config, 256)
+for marks in (0, 6):
+    compiled = resources.compile_for_hopper(kernel, dict(constants, IS_CAUSAL=False,
+                                                         **({"CLOCK_MARKS": marks} if marks else {})), config)
+    sass = resources.cuobjdump(compiled, "-sass")
+    counts[f"role split {marks}"] = {"timer": sass.count("SR_GLOBALTIMER"), "smid": sass.count("SR_VIRTUALSMID")}
 print(json.dumps(counts))
 '''
 
@@ -61,3 +68,11 @@ def test_the_clocked_fused_backward_reads_both_timers_at_four_sites_in_its_mma_w
     # tuned backward takes its key blocks from the dynamic list, whose loop has the same four sites.)
     assert timer_reads["backward 8"] == {"timer": 4, "cycles": 4}
     assert timer_reads["backward 0"] == {"timer": 0, "cycles": 0}
+
+
+def test_the_clocked_role_split_backward_reads_the_timer_at_five_sites_and_its_multiprocessor_once(timer_reads):
+    # v0.43 (prepared for benchmarks/experiments/fused_backward_d256/program_starts.py): warpgroup A's entry, K/V
+    # landed, first S^T product done, last products done, dV stored, and %smid (SR_VIRTUALSMID in SASS). Without the
+    # option, none.
+    assert timer_reads["role split 6"] == {"timer": 5, "smid": 1}
+    assert timer_reads["role split 0"] == {"timer": 0, "smid": 0}

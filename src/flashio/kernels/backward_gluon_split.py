@@ -51,6 +51,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 from flashio.kernels.backward_gluon import (_add_key_gradient_part, _head_descriptor, _listed_block,
                                             _listed_query_range, _load_key_block, _query_blocks, _wait_for_last_loads,
                                             async_reduce_add_shared_to_global)
+from flashio.kernels.gluon_clock import mark_program, mark_smid
 from flashio.kernels.gluon_stores import store_float32_spread, store_rows_wide
 
 
@@ -204,20 +205,32 @@ def _probabilities_partition(LSE, DV, stride_lb, stride_lh, stride_lm, stride_dv
                              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                              IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
                              DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
-                             SPREAD_DQ: gl.constexpr = False):
-    """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j."""
+                             SPREAD_DQ: gl.constexpr = False, program_clock=None, CLOCK_MARKS: gl.constexpr = 0):
+    """Warpgroup A: S^T, P^T (to shared memory for B), dV_j += P^T dO_i, its dQ chunks; writes dV_j. CLOCK_MARKS > 0
+    (probes only; ``gluon_clock.mark_program``): the global timer at the partition's entry (mark 0), once K_j and V_j
+    have landed (1), once the first S^T product is done (2), after the last block's products (3) and after the dV
+    store (4); the multiprocessor's index as mark 5."""
     kv_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                         instr_shape=[16, HEAD_DIM, 16])
+    if CLOCK_MARKS > 0:
+        mark_program(program_clock, 0, CLOCK_MARKS)
+        mark_smid(program_clock, 5, CLOCK_MARKS)
     dv = gl.zeros([BLOCK_N, HEAD_DIM], gl.float32, kv_layout)
     mbarrier.wait(kv_ready, 0)
+    if CLOCK_MARKS > 0:
+        mark_program(program_clock, 1, CLOCK_MARKS)
     dv, _, _ = _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, start_n, lo, num_blocks,
                                      seqlen_q, seqlen_k, kv_group_size, softmax_scale, k_smem, q_smem, do_smem,
                                      p_smem, ds_smem, dq_smem, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty,
                                      ds_ready, ds_free, dq_ready, dq_empty, dv, num_blocks * 0, num_blocks * 0,
                                      BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS,
-                                     SPREAD_DQ)
+                                     SPREAD_DQ, program_clock, CLOCK_MARKS)
+    if CLOCK_MARKS > 0:
+        mark_program(program_clock, 3, CLOCK_MARKS)
     _store_rows(DV, stride_dvb, stride_dvh, stride_dvn, batch, kv_head, start_n, seqlen_k, dv, BLOCK_N, HEAD_DIM,
                 kv_layout, WIDE_STORES)
+    if CLOCK_MARKS > 0:
+        mark_program(program_clock, 4, CLOCK_MARKS)
 
 
 @gluon.jit
@@ -227,9 +240,11 @@ def _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, 
                           dq_empty, dv, it, count,
                           BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           IS_CAUSAL: gl.constexpr, Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr,
-                          DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, SPREAD_DQ: gl.constexpr = False):
+                          DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr, SPREAD_DQ: gl.constexpr = False,
+                          program_clock=None, CLOCK_MARKS: gl.constexpr = 0):
     """Warpgroup A's work on key block start_n: ``num_blocks`` query blocks from row ``lo`` of every query head of
-    the group, from ring position ``it`` and dQ chunk ``count``. Returns (dV_j, ring position, chunk count)."""
+    the group, from ring position ``it`` and dQ chunk ``count``. Returns (dV_j, ring position, chunk count).
+    CLOCK_MARKS > 0: mark 2 of ``_probabilities_partition`` once the first block's S^T product is done."""
     LOG2E: gl.constexpr = 1.4426950408889634
     dtype: gl.constexpr = k_smem.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -257,6 +272,10 @@ def _probabilities_blocks(LSE, stride_lb, stride_lh, stride_lm, batch, kv_head, 
             lse = _stats_row(lse_head, lo + (block + 1) * BLOCK_M, query_cols, seqlen_q, stride_lm,
                              block + 1 < num_blocks, float("inf"))
             s_t = warpgroup_mma_wait(num_outstanding=0, deps=[s_t])
+            if CLOCK_MARKS > 0:
+                if group_index == 0:
+                    if block == 0:
+                        mark_program(program_clock, 2, CLOCK_MARKS)
             gl.thread_barrier()
             mbarrier.arrive(q_empty.index(q_slot))  # A's read of Q_i is done
             p_t = gl.exp2(s_t * qk_scale - lse2[None, :])
@@ -435,13 +454,15 @@ def attention_backward_fused_split_kernel(
     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr,
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
-    SPREAD_DQ: gl.constexpr = False,
+    SPREAD_DQ: gl.constexpr = False, program_clock=None, CLOCK_MARKS: gl.constexpr = 0,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
     with num_warps=4 (warpgroup A); B (4 warps), the loader and the two reducers (1 warp each) are added.
     WIDE_STORES: dK_j and dV_j stored 16 bytes per instruction instead of 4. SPREAD_DQ: the dQ chunks stored into
-    shared memory without bank conflicts (``gluon_stores.store_float32_spread``)."""
+    shared memory without bank conflicts (``gluon_stores.store_float32_spread``). CLOCK_MARKS > 0 (probes only):
+    warpgroup A's timestamps into the int64 ``program_clock`` of shape (programs, CLOCK_MARKS)
+    (``_probabilities_partition`` lists them); with the default 0 none of it is compiled."""
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
@@ -459,7 +480,7 @@ def attention_backward_fused_split_kernel(
             kv_ready, q_ready, q_empty, do_ready, do_empty, p_ready, p_empty, ds_ready, ds_free,
             dq_ready_a, dq_empty_a,
             BLOCK_M, BLOCK_N, HEAD_DIM, IS_CAUSAL, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS, WIDE_STORES,
-            SPREAD_DQ)),
+            SPREAD_DQ, program_clock, CLOCK_MARKS)),
         (_score_gradients_partition, (
             DELTA, DK, stride_lb, stride_lh, stride_lm, stride_dkb, stride_dkh, stride_dkn,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size, softmax_scale,

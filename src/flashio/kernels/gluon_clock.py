@@ -9,6 +9,11 @@ the default 0 none of it is compiled (the tuned kernels' SASS is the same with o
 Used by benchmarks/experiments/forward_short/round_times.py (v0.36): where the persistent forward's
 cold-start time goes, tile by tile; the persistent fused backward's MMA warps take it too (one partition;
 benchmarks/experiments/fused_backward_persistent/program_ends.py, prepared in v0.36).
+
+``mark_program`` (v0.43) is the same for a kernel of one program per tile, whose grid has three axes: ``MARKS``
+int64 values per program (its linear index over the grid), mark ``which`` the global timer, and ``mark_smid`` the
+multiprocessor the program ran on, so that a probe can lay each multiprocessor's programs end to end (d=256's
+role-split backward, benchmarks/experiments/fused_backward_d256/program_starts.py).
 """
 
 from triton.experimental import gluon
@@ -29,3 +34,24 @@ def mark_tile(tile_clock, slot, partition, WHICH: gl.constexpr, PARTITIONS: gl.c
                                            pack=1)
         gl.store(tile_clock + base + WHICH, now)
         gl.store(tile_clock + base + 2 + WHICH, cycles)
+
+
+@gluon.jit
+def _program_slot(which, MARKS: gl.constexpr):
+    """Index of mark ``which`` of this program in a (programs, MARKS) buffer, programs in the grid's linear order."""
+    program = gl.program_id(0) + gl.num_programs(0) * (gl.program_id(1) + gl.num_programs(1) * gl.program_id(2))
+    return program.to(gl.int64) * MARKS + which
+
+
+@gluon.jit
+def mark_program(program_clock, which, MARKS: gl.constexpr):
+    """Store the global timer (ns) as mark ``which`` of this program (volatile read: it stays among the waits)."""
+    now = gl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], dtype=gl.int64, is_pure=False, pack=1)
+    gl.store(program_clock + _program_slot(which, MARKS), now)
+
+
+@gluon.jit
+def mark_smid(program_clock, which, MARKS: gl.constexpr):
+    """Store the index of the multiprocessor running this program as mark ``which``."""
+    smid = gl.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [], dtype=gl.int32, is_pure=False, pack=1)
+    gl.store(program_clock + _program_slot(which, MARKS), smid.to(gl.int64))
