@@ -342,7 +342,7 @@ def test_non_causal_claims_give_the_fused_backward_every_key_block_in_order_as_o
     # same counters, in place of the split tail's list; causal calls keep their own lists.
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     problem = launchers.describe(torch.empty(12, 8, 1000, 128), torch.empty(12, 2, 1500, 128), "bhnd", None)
-    config = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False, noncausal_claims=True)
+    config = configs.BACKWARD_FUSED_CANDIDATES[128][1].claims_form()
     grid, trailing, constants = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
     assert grid == (132,) and trailing[2].tolist() == [12 * 2 * 12, *range(12 * 2 * 12)]
     assert constants["LISTED"] is True and constants["DYNAMIC"] is True and "SPLIT_TAIL" not in constants

@@ -495,8 +495,7 @@ def forced_paths() -> dict:
         # v0.39 (prepared): the tuned persistent forms claiming their non-causal key blocks one at a time, in order
         # (``noncausal_claims``: the dynamic list's kernel form compiled non-causal), instead of the split tail.
         "backward: fused five-product (Gluon), non-causal claims": fused_backward(
-            *(replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True)
-              for d in (64, 128))),
+            *(configs.BACKWARD_FUSED_CANDIDATES[d][-1].claims_form() for d in (64, 128))),
         # v0.41: the tuned persistent d=64 form with two K/V slots (kv_slots=2: a key block's K/V requested while the
         # MMA warps still work on the previous block), over its own lists (causal balanced, non-causal split tail),
         # then claiming its key blocks (the dynamic lists' loops); d=128 its tuned form.
@@ -512,8 +511,7 @@ def forced_paths() -> dict:
             configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
                                                                queries_first=True)),
         "backward: fused five-product (Gluon), queries first at d=128, claimed key blocks": fused_backward(
-            configs.BACKWARD_FUSED_CANDIDATES[64][-1], replace(configs.BACKWARD_FUSED_CANDIDATES[128][1],
-                                                               split_tail=False, noncausal_claims=True)),
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], configs.BACKWARD_FUSED_CANDIDATES[128][1].claims_form()),
         # Since v0.32 the tuned persistent forms of d=64 (three slots) and d=128 store dK and dV 16 bytes at a time
         # (checked in v0.32 as path "16-byte dK/dV stores"; "split tail" above runs them with 4-byte stores). The
         # d=64 four-slot form with them (prepared in v0.32, tuned since v0.33); d=128 its tuned form.

@@ -159,6 +159,11 @@ class TileConfig:
         causal call, timed once (``launchers._pick``)."""
         return replace(self, split_tail=False, noncausal_claims=False)
 
+    def claims_form(self) -> "TileConfig":
+        """This persistent form with its non-causal tiles claimed one at a time, in order (``noncausal_claims``),
+        in place of the split tail; its causal form is unchanged."""
+        return replace(self, split_tail=False, noncausal_claims=True)
+
     def launch_options(self) -> dict:
         """Keyword arguments of a Triton launch for this configuration."""
         options = dict(num_warps=self.num_warps, num_stages=self.num_stages)
@@ -347,7 +352,7 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # the 20 d=128 non-causal points of the v0.42 and v0.43 grids (bf16 and fp16, 1k-16k), and by the rematch's
           # own timings (taken alternately; the first timing left out) it trailed the split tail at 18 of them by
           # 1.4-5.5% (0.5% ahead at 4k in v0.43's two dtypes). The check paths, the resources survey and the probes
-          # build it as ``replace(<the form above>, split_tail=False, noncausal_claims=True)``.
+          # build it as ``<the form above>.claims_form()``.
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
                      wide_stores=True),),
 }
@@ -817,13 +822,10 @@ def _rematch(leaders: Sequence[tuple[float, int]], candidates: Sequence, time_co
     behind (v0.43 call 1, d=256 bf16 non-causal 2k: 429.6 / 426.5 µs alone, 443.7 / 428.3 in turn)."""
     ranked = {index: time for time, index in leaders}
     rematched = {index: [] for index in ranked}
+    time_round = time_alternately or (lambda options: [time_config(option) for option in options])
     for _ in range(REMATCH_ROUNDS):
-        if time_alternately is not None:
-            for index, timed in zip(rematched, time_alternately([candidates[index] for index in rematched])):
-                rematched[index].append(timed)
-            continue
-        for index, timed in rematched.items():
-            timed.append(time_config(candidates[index]))
+        for index, ms in zip(rematched, time_round([candidates[index] for index in rematched])):
+            rematched[index].append(ms)
     _COUNTERS["measurements"] += REMATCH_ROUNDS * len(rematched)
     best = min(ranked, key=lambda index: statistics.median(rematched[index]))
     return best, rematched

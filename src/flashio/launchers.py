@@ -848,12 +848,12 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         pending = configs.candidates_to_compile(key, options)
         jobs.extend(functools.partial(launch, c) for c in pending)
         return pending[0]
+    runs = lambda tiles: [functools.partial(launch, c) for c in tiles]
     return configs.choose_config(
         key, options, lambda config: _time_ms(lambda: launch(config)),
-        prepare=lambda timed: launch_plans.compile_concurrently([functools.partial(launch, c) for c in timed],
-                                                                more=also_compile),
-        warm_up=lambda timed: _warm_up_gpu([functools.partial(launch, c) for c in timed]),
-        time_alternately=lambda leaders: _time_alternately_ms([functools.partial(launch, c) for c in leaders]))
+        prepare=lambda timed: launch_plans.compile_concurrently(runs(timed), more=also_compile),
+        warm_up=lambda timed: _warm_up_gpu(runs(timed)),
+        time_alternately=lambda leaders: _time_alternately_ms(runs(leaders)))
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -1376,10 +1376,10 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         if launch_plans.gathered() is not None:  # a forward's first call collecting this backward's compiles
             return dq, dk, dv
         launch_preprocess()
+        runs = lambda options: [runners[option] for option in options]
         strategy = configs.choose_config(strategy_key, strategies, lambda option: _time_ms(runners[option]),
-                                         warm_up=lambda timed: _warm_up_gpu([runners[option] for option in timed]),
-                                         time_alternately=lambda leaders: _time_alternately_ms(
-                                             [runners[option] for option in leaders]))
+                                         warm_up=lambda timed: _warm_up_gpu(runs(timed)),
+                                         time_alternately=lambda leaders: _time_alternately_ms(runs(leaders)))
         runners[strategy]()
     return dq, dk, dv
 

@@ -603,8 +603,7 @@ FORMS[64]["three slots (v0.37), dynamic tile list"] = replace(configs.BACKWARD_F
 # partial round split (``split_tail``, the tuned forms' since v0.23); causal points run the tuned forms unchanged.
 for _d in (64, 128):
     FORMS[_d]["tuned (v0.39)"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1]
-    FORMS[_d]["tuned (v0.39), non-causal claims"] = replace(configs.BACKWARD_FUSED_CANDIDATES[_d][-1],
-                                                            split_tail=False, noncausal_claims=True)
+    FORMS[_d]["tuned (v0.39), non-causal claims"] = configs.BACKWARD_FUSED_CANDIDATES[_d][-1].claims_form()
 # v0.41 (run 28): d=64's tuned forms (four and three Q/dO slots) with two K/V slots (``kv_slots=2``).
 FORMS[64]["tuned (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][-1]
 FORMS[64]["three slots (v0.40)"] = configs.BACKWARD_FUSED_CANDIDATES[64][0]
@@ -613,8 +612,8 @@ for _name in ("tuned (v0.40)", "three slots (v0.40)"):
 # v0.42 (runs 30-31): d=128's tuned one-slot forms (split tail / causal dynamic list; non-causal claims) with the key
 # block's first query blocks requested before the K/V slot wait (``queries_first``).
 FORMS[128]["tuned (v0.41)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], queries_first=False)
-FORMS[128]["claims (v0.41)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False,  # v0.40-v0.42
-                                       noncausal_claims=True, queries_first=False)
+FORMS[128]["claims (v0.41)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[128][1].claims_form(),  # v0.40-v0.42
+                                       queries_first=False)
 for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release forms: early_kv_release.patch)
     FORMS[128][f"{_name}, queries first"] = replace(FORMS[128][_name], queries_first=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))

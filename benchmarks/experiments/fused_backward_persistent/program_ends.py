@@ -66,8 +66,7 @@ def main() -> None:
     if args.noncausal_claims:
         for d in {point[0] for point in args.points}:
             configs.BACKWARD_FUSED_CANDIDATES[d] = tuple(
-                dataclasses.replace(config, split_tail=False, noncausal_claims=True)
-                if config.persistent and config.split_tail else config
+                config.claims_form() if config.persistent and config.split_tail else config
                 for config in configs.BACKWARD_FUSED_CANDIDATES[d])
     if args.dynamic or args.static:
         for d in {point[0] for point in args.points}:

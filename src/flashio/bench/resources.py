@@ -372,8 +372,7 @@ def surveyed():
         # v0.39 (prepared): the same forms claiming their non-causal key blocks one at a time, in order
         # (noncausal_claims, without the split tail), compiled non-causal with the dynamic list.
         for d in (64, 128):
-            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], split_tail=False, noncausal_claims=True,
-                             queries_first=False)
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1].claims_form(), queries_first=False)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             rows.append((f"backward fused gluon non-causal claims, tuned d={d}", kernel,
                          dict(constants, IS_CAUSAL=False, LISTED=True, DYNAMIC=True), config))
@@ -390,8 +389,7 @@ def surveyed():
         # requests a key block's first query blocks before the K/V slot wait (queries_first; the rows above keep the
         # forms without it).
         for causal, config in ((True, configs.BACKWARD_FUSED_CANDIDATES[128][1].causal_form()),
-                               (False, replace(configs.BACKWARD_FUSED_CANDIDATES[128][1], split_tail=False,
-                                              noncausal_claims=True))):
+                               (False, configs.BACKWARD_FUSED_CANDIDATES[128][1].claims_form())):
             config = replace(config, queries_first=True)
             kernel, constants = launchers.fused_backward_kernel(config, 128)
             rows.append((f"backward fused gluon queries first, tuned{' causal' if causal else ' non-causal'} d=128",
