@@ -636,3 +636,44 @@ def test_queries_first_is_refused_beside_two_kv_slots():
     with pytest.raises(ValueError, match="queries_first is an option of the persistent warp-specialised fused "
                                          "backward with one K/V slot"):
         launchers.fused_backward_kernel(config, 64)
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_host_descriptors_reach_the_role_split_backward_and_their_absence_compiles_as_before(count):
+    # v0.44: K and V (2), or Q, K, V and dO (4), as descriptors made by the launcher (launchers.host_descriptor)
+    # instead of in each program.
+    tuned = configs.BACKWARD_FUSED_CANDIDATES[256][0]
+    kernel, constants = launchers.fused_backward_kernel(replace(tuned, host_descriptors=count), 256)
+    assert kernel is backward_gluon_split.attention_backward_fused_split_kernel
+    assert constants["HOST_DESCRIPTORS"] == count
+    assert "HOST_DESCRIPTORS" in inspect.signature(kernel.fn).parameters
+    _, constants = launchers.fused_backward_kernel(replace(tuned, host_descriptors=0), 256)
+    assert "HOST_DESCRIPTORS" not in constants  # the kernel's default: descriptors written in the kernel
+
+
+@pytest.mark.parametrize("config, head_dim", [
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
+                         wide_stores=False, host_descriptors=4), 256, id="persistent role split"),
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[128][-1], host_descriptors=4), 128, id="d=128 tuned"),
+    pytest.param(replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=3), 256, id="three of four"),
+])
+def test_host_descriptors_are_refused_outside_the_one_key_block_role_split_backward(config, head_dim):
+    with pytest.raises(ValueError, match=r"host_descriptors is 0, or 2 \(K, V\) or 4 \(Q, K, V, dO\) in the "
+                                         "role-split fused backward"):
+        launchers.fused_backward_kernel(config, head_dim)
+
+
+@pytest.mark.parametrize("layout", ["bhnd", "bnhd"])
+def test_a_host_descriptor_spans_batch_head_row_and_column_with_one_head_rows_a_box(layout):
+    torch.manual_seed(0)
+    shape = (2, 3, 40, 256) if layout == "bhnd" else (2, 40, 3, 256)
+    tensor = torch.randn(shape, dtype=torch.bfloat16)
+    strides = launchers.strides_bhnd(tensor, layout)
+    descriptor = launchers.host_descriptor(tensor, strides, 2, 3, 40, 64, 256)
+    assert descriptor.base is tensor and descriptor.shape == [2, 3, 40, 256]
+    assert descriptor.block_shape == [1, 1, 64, 256]
+    assert (descriptor.layout.swizzle_byte_width, descriptor.layout.rank) == (128, 4)
+    # The descriptor's (batch, head, row, column) element is the tensor's element of that head and row.
+    viewed = torch.as_strided(tensor, descriptor.shape, descriptor.strides)
+    heads_second = tensor if layout == "bhnd" else tensor.transpose(1, 2)
+    assert torch.equal(viewed, heads_second)

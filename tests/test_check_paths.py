@@ -205,3 +205,11 @@ def test_the_split_tail_forward_path_runs_a_d256_shape_whose_round_robin_leaves_
     assert (case.head_dim, case.causal) == (256, False)
     tiles = -(-case.seqlen_q // 128) * case.heads * case.batch
     assert tiles % 132 != 0
+
+
+def test_the_host_descriptor_path_adds_non_causal_d256_shapes_with_rows_past_the_boxes():
+    # v0.44: the role-split backward through host descriptors; PATH_CASES' d=256 shapes are all causal.
+    cases = check.PATH_EXTRA_CASES[check.HOST_DESCRIPTORS_PATH]
+    assert check.PATH_EXTRA_CASES[check.KV_HOST_DESCRIPTORS_PATH] == cases
+    assert all(case.head_dim == 256 and not case.causal for case in cases)
+    assert any(case.kv_heads < case.heads and case.seqlen_q % 64 and case.seqlen_k % 64 for case in cases)

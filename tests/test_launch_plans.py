@@ -156,6 +156,32 @@ def test_a_launch_on_a_tensor_from_outside_the_call_keeps_no_plan(plans_on):
     assert launch_plans.plan_count() == 0
 
 
+def test_a_host_descriptor_argument_is_rebuilt_over_the_replays_own_input(plans_on):
+    # v0.44: the role-split backward takes Q, K, V and dO as descriptors made on the host; a replay that passed the
+    # recorded descriptor would point the kernel at the first call's tensors.
+    launched = []
+
+    class Kernel:
+        def __getitem__(self, grid):
+            return lambda *args, **constants: launched.append(args)
+
+    def call_on(tensor):
+        def call():
+            descriptor = launchers.host_descriptor(tensor, launchers.strides_bhnd(tensor, "bhnd"), 1, 2, 8, 8, 64)
+            launch_plans.launch(Kernel(), (1,), descriptor, tensor)
+            return ()
+        return call
+
+    first, second = (torch.randn(1, 2, 8, 64, dtype=torch.bfloat16) for _ in range(2))
+    launch_plans.run(("descriptor test",), (first,), call_on(first))
+    assert launch_plans.plan_count() == 1
+    launch_plans.run(("descriptor test",), (second,), call_on(first))  # replayed: call_on(first) is not run
+    (recorded, replayed) = launched
+    assert recorded[0].base is first and replayed[0].base is second and replayed[1] is second
+    assert (replayed[0].shape, replayed[0].strides, replayed[0].block_shape) == \
+        (recorded[0].shape, recorded[0].strides, recorded[0].block_shape)
+
+
 def test_buffers_zeroed_in_the_record_are_zeroed_in_the_replay(plans_on):
     # Keys without any position: dQ is all zeros, set by an operation the record keeps (not by a kernel).
     q, k, v = random_qkv(1, 2, 2, 16, 0, 32, torch.bfloat16)

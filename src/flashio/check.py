@@ -230,8 +230,17 @@ SPLIT_TAIL_FORWARD_PATH = "forward: Gluon, persistent, split tail"
 # 32 one-block pieces) and d=128 (68 tiles in 170 pieces of 1-5 key blocks; 108 tiles in 216 pieces of 1-11 blocks,
 # with a partial last query and key block and grouped heads); d=256's grid shape at 1k adds 100 tiles of 16 key blocks
 # in 220 pieces of 1-13 blocks.
+HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at d=256, host descriptors"
+KV_HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at d=256, K/V host descriptors"
+# The path cases' d=256 shapes are causal: the host descriptors' paths run the non-causal kernel too, with grouped heads
+# and both lengths off the 64-row boxes (a head's last rows read as zeros through the descriptors' row dimension), and
+# the grid's shape.
+_NON_CAUSAL_D256_CASES = [CorrectnessCase("d256 GQA 8/2 1000x1500 fp16", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16),
+                          CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)]
 PATH_EXTRA_CASES = {
     SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
+    HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
+    KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
 }
 
 
@@ -526,6 +535,14 @@ def forced_paths() -> dict:
         "backward: fused five-product (Gluon), role split at d=256, two Q slots, 16-byte dK/dV stores": fused_backward(
             configs.BACKWARD_FUSED_CANDIDATES[64][0], configs.BACKWARD_FUSED_CANDIDATES[128][1],
             replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], num_stages=2, dq_chunks=8)),
+        # v0.44: d=256's tuned role-split tile loading Q, K, V and dO, or K and V only, through descriptors made on
+        # the host (host_descriptors); d=64 and d=128 their tuned forms.
+        HOST_DESCRIPTORS_PATH: fused_backward(
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], configs.BACKWARD_FUSED_CANDIDATES[128][-1],
+            replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=4)),
+        KV_HOST_DESCRIPTORS_PATH: fused_backward(
+            configs.BACKWARD_FUSED_CANDIDATES[64][-1], configs.BACKWARD_FUSED_CANDIDATES[128][-1],
+            replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=2)),
         # The d=256 role-split kernel in a persistent grid over a tile list, non-causal with a split tail (v0.23;
         # v0.24: correct, not faster, not a candidate); d=64 and d=128 their tuned forms.
         "backward: fused five-product (Gluon), persistent role-split at d=256": fused_backward(

@@ -113,7 +113,10 @@ class TileConfig:
     the loader requests a key block's K/V while the MMA warps still work on the previous block (v0.41; 32 KB more
     shared memory at d=64). ``queries_first`` (persistent warp-specialised fused backward with one K/V slot; v0.42):
     the loader requests a key block's first query blocks (Q_i, dO_i, LSE/D rows) and writes its K/V descriptors
-    before it waits for the MMA warps to release the slot, instead of after.
+    before it waits for the MMA warps to release the slot, instead of after. ``host_descriptors`` (role-split fused
+    backward, one key block per program; v0.44): how many of the loaded tensors reach the kernel as tensor
+    descriptors that the launcher made on the host (``launchers.host_descriptor``) instead of descriptors that each
+    program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO).
     """
 
     block_m: int
@@ -152,6 +155,7 @@ class TileConfig:
     noncausal_claims: bool = False
     kv_slots: int = 1
     queries_first: bool = False
+    host_descriptors: int = 0
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

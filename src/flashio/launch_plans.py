@@ -34,6 +34,7 @@ under the interpreter unless ``FLASHIO_LAUNCH_PLANS=1``; ``FLASHIO_LAUNCH_PLANS=
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -353,15 +354,31 @@ class _Recorder:
             call = ("kernel", kernel, dict(constants))
         positions = []
         for index, value in enumerate(values):
-            if isinstance(value, torch.Tensor):
-                if id(value) in _PERSISTENT:
+            # A tensor descriptor made on the host (``launchers.host_descriptor``) is rebuilt over the replay's
+            # tensor: kept as recorded, it would point the kernel at the first call's memory.
+            described = _described_tensor(value)
+            tensor = described if described is not None else value
+            if isinstance(tensor, torch.Tensor):
+                if id(tensor) in _PERSISTENT:
+                    if described is not None:
+                        self.broken = "a host tensor descriptor over a placeholder tensor"
+                        return
                     continue
-                slot = self.slot(value)
+                slot = self.slot(tensor)
                 if slot < 0:
                     return
-                positions.append((index, slot))
+                positions.append((index, slot, value if described is not None else None))
                 values[index] = None
         self.steps.append(("launch", call, grid, tuple(values), tuple(positions)))
+
+
+def _described_tensor(value) -> Optional[torch.Tensor]:
+    """The tensor under a host tensor descriptor (Gluon's or Triton's ``TensorDescriptor``: a dataclass with a
+    ``base`` tensor and a ``block_shape``), else None."""
+    if dataclasses.is_dataclass(value) and hasattr(value, "block_shape") and \
+            isinstance(getattr(value, "base", None), torch.Tensor):
+        return value.base
+    return None
 
 
 @dataclass(frozen=True)
@@ -384,8 +401,9 @@ class Plan:
             if kind == "launch":
                 _, call, grid, values, positions = step
                 arguments = list(values)
-                for index, slot in positions:
-                    arguments[index] = slots[slot]
+                for index, slot, descriptor in positions:
+                    arguments[index] = slots[slot] if descriptor is None else \
+                        dataclasses.replace(descriptor, base=slots[slot])
                 if call[0] == "compiled":
                     if stream is None:
                         stream = _current_stream()

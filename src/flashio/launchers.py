@@ -445,6 +445,9 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim, NUM_STAGES=config.num_stages,
             DQ_BUFFERS=config.dq_buffers, MMA_REGS=FUSED_SPLIT_MMA_REGISTERS, WORKER_REGS=FUSED_WORKER_REGISTERS,
             **({"KV_IN_REGISTERS": True} if config.kv_in_registers else {}))
+    if config.host_descriptors not in (0, 2, 4) or (config.host_descriptors and not role_split_wide):
+        raise ValueError(f"host_descriptors is 0, or 2 (K, V) or 4 (Q, K, V, dO) in the role-split fused backward with "
+                         f"64-key blocks (one per program); got {config}")
     if config.do_stages not in (1, 2) or (config.do_stages == 2 and not config.split_roles):
         raise ValueError(f"do_stages is 1, or 2 in the role-split fused backward (its dO ring; the other kernels "
                          f"load Q_i and dO_i into one ring of num_stages slots); got {config}")
@@ -459,6 +462,8 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["WIDE_STORES"] = True
         if config.spread_dq_stores:
             constants["SPREAD_DQ"] = True
+        if config.host_descriptors:
+            constants["HOST_DESCRIPTORS"] = config.host_descriptors
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
@@ -869,6 +874,21 @@ def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: 
     return True
 
 
+def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], batch: int, heads: int, seqlen: int,
+                    rows: int, head_dim: int):
+    """A tensor descriptor made on the host over ``tensor``'s (batch, head, row, column) index space, boxes of
+    ``rows`` rows by all ``head_dim`` columns (Gluon's ``TensorDescriptor``; strides in elements, the last 1, as
+    ``strides_bhnd`` gives them). A kernel addresses a box by [batch, head, row, 0]; rows past ``seqlen`` read as
+    zeros, as with the per-head descriptors that kernels write in global memory themselves."""
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+    element = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[tensor.dtype]
+    block = [1, 1, rows, head_dim]
+    return TensorDescriptor(tensor, [batch, heads, seqlen, head_dim], list(strides), block,
+                            gl.NVMMASharedLayout.get_default_for(block, element))
+
+
 def _tma_scratch(size: int, alignment: int, stream) -> torch.Tensor:
     """Global scratch memory for in-kernel tensor descriptors (Triton asks for it at launch)."""
     return torch.empty(size, device="cuda", dtype=torch.int8)
@@ -1203,8 +1223,17 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                                            dtype=torch.float32)
                 launch_plans.zero_(parts)
                 listed = dict(listed, KEY_GRADIENT_PARTS=parts)
+            # host_descriptors: K, V (2) and Q, dO (4) as descriptors made here (launchers.host_descriptor).
+            loaded = tuple(
+                host_descriptor(t, tensor_strides[name], problem.batch, heads, length, rows, problem.head_dim)
+                if config.host_descriptors >= needs else t
+                for t, name, heads, length, rows, needs in (
+                    (q, "q", problem.num_heads, problem.seqlen_q, config.block_m, 4),
+                    (k, "k", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
+                    (v, "v", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
+                    (grad_out, "do", problem.num_heads, problem.seqlen_q, config.block_m, 4)))
             launch_plans.launch(
-                kernel, grid, q, k, v, grad_out, lse, delta, dk, dv, dq_accumulator,
+                kernel, grid, *loaded, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
                 *(tensor_strides[name][i] for name in ("dk", "dv") for i in range(3)),
                 *strides_bhnd(dq_accumulator, layout)[:3],

@@ -433,6 +433,28 @@ def test_sixteen_byte_key_gradient_stores_fit_the_role_split_backward_at_d256(fu
     assert wide[0]["stack"] == 0, wide[0]  # the tuned tile (the two-slot tile's 8 bytes: the test above)
 
 
+def test_host_descriptors_turn_the_role_split_backwards_loads_four_dimensional_without_in_kernel_descriptors(
+        fused_backward):
+    # v0.44: K and V, or Q, K, V and dO, through descriptors made on the host. Compiled for sm_90a on the CPU: the
+    # loader's bulk loads of those tensors (four 64-column boxes a tile) become four-dimensional, and it no longer
+    # writes their descriptors: the tuned tile's six descriptor-cache controls (four loader descriptors, one per dQ
+    # reducer) drop to four or two. Registers, warpgroup MMAs and shared memory as the tuned tile's; the non-causal
+    # kernels keep at most 40 bytes of their prologue's values on the stack (stored and loaded once per program).
+    tuned = next(row for row in fused_backward if row["label"] == "backward fused gluon 16-byte dK/dV, role split 1 Q "
+                                                                   "slots d=256")
+    assert tuned["tensor_loads_2D"] == 16 and tuned["descriptor_cache_controls"] == 6, tuned
+    for count in (2, 4):
+        host = [row for row in fused_backward if f"gluon {count} host descriptors, role split" in row["label"]]
+        assert len(host) == 2
+        for row in host:
+            assert_one_12_warp_program_on_warpgroup_mmas(row)
+            assert row["tensor_loads_4D"] == 4 * count and row.get("tensor_loads_2D", 0) == 16 - 4 * count, row
+            assert row["descriptor_cache_controls"] == 6 - count, row
+            assert (row["registers"], row["HGMMA"]) == (tuned["registers"], tuned["HGMMA"]), (row, tuned)
+            assert row["shared_kb"] <= tuned["shared_kb"], (row, tuned)
+            assert row["stack"] <= 40 and row.get("LDL", 0) <= 6, row
+
+
 def test_the_persistent_role_split_backward_compiles_as_one_program_per_multiprocessor(fused_backward):
     # v0.23, prepared (not yet run on a GPU): the d=256 role-split kernel over a tile list. Same 12 warps and
     # shared memory budget as the one-key-block form; its split tail adds float32 atomics. Unlike that form it

@@ -31,11 +31,12 @@ import math
 import os
 import statistics
 import sys
+from dataclasses import replace
 
 import torch
 
 import flashio
-from flashio import launch_plans
+from flashio import configs, launch_plans
 from flashio.kernels import backward_gluon_split
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "forward_short"))
@@ -70,7 +71,13 @@ def main() -> None:
     parser.add_argument("--points", nargs="+", type=_point, default=[(256, False, 1024)])
     parser.add_argument("--launches", type=int, default=20)
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
+    parser.add_argument("--host-descriptors", type=int, choices=(0, 2, 4), default=None,
+                        help="the tuned tile with this many of K, V, Q, dO through descriptors made on the host (v0.44)")
     args = parser.parse_args()
+    if args.host_descriptors is not None:
+        tuned = configs.BACKWARD_FUSED_CANDIDATES[256]
+        configs.BACKWARD_FUSED_CANDIDATES[256] = (replace(tuned[0], host_descriptors=args.host_descriptors),
+                                                  *tuned[1:])
     if launch_plans.enabled(torch.empty(0, device="cuda")):
         raise SystemExit("set FLASHIO_LAUNCH_PLANS=0: a replayed plan would not pass through the clock's launch patch")
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float16
@@ -107,7 +114,8 @@ def main() -> None:
         finally:
             launch_plans.launch = launch
         torch.cuda.synchronize()
-        label = f"d={d} {'causal' if causal else 'non-causal'} N={n} {args.dtype}"
+        label = f"d={d} {'causal' if causal else 'non-causal'} N={n} {args.dtype}" + \
+            (f", {args.host_descriptors} host descriptors" if args.host_descriptors is not None else "")
         if "grid" not in seen:
             print(f"{label}: the tuned backward is not the role-split kernel; nothing to measure")
             continue

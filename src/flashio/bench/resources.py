@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Optional
 
+import torch
 import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
@@ -78,6 +79,24 @@ def _runtime_specialisation(name: str):
     return "divisible"
 
 
+def _host_descriptor_types(constants: dict) -> dict:
+    """The argument types of K and V (``HOST_DESCRIPTORS`` = 2) or Q, K, V and DO (4) passed as host tensor
+    descriptors (bf16, as
+    ``_POINTERS``), as a launch's specialisation names them: [1, 1, rows, HEAD_DIM] boxes, BLOCK_M query rows and
+    BLOCK_N key rows."""
+    from triton.runtime.jit import mangle_type
+
+    types = {}
+    described = (("K", "BLOCK_N"), ("V", "BLOCK_N")) + \
+        ((("Q", "BLOCK_M"), ("DO", "BLOCK_M")) if constants["HOST_DESCRIPTORS"] == 4 else ())
+    for name, rows in described:
+        placeholder = torch.empty(0, device="meta", dtype=torch.bfloat16)
+        descriptor = launchers.host_descriptor(placeholder, (0, 0, 0, 1), 1, 1, 1, constants[rows],
+                                               constants["HEAD_DIM"])
+        types[name] = mangle_type(descriptor)
+    return types
+
+
 def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     """Compile ``kernel`` for sm_90 with these constexprs (and the run-time specialisation of a
     contiguous multi-head call); return Triton's compiled kernel."""
@@ -101,9 +120,12 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
     if "partials" in parameters and not constants.get("SPLIT_TAIL"):
         constants["partials"] = None  # a split tail's piece buffer: None without one, as in a launch
     signature, constexprs, attrs = {}, dict(constants), {}
+    host_descriptors = _host_descriptor_types(constants) if constants.get("HOST_DESCRIPTORS") else {}
     for index, name in enumerate(params):
         if name in constants:
             signature[name] = "constexpr"
+        elif name in host_descriptors:
+            signature[name] = host_descriptors[name]
         elif name in _POINTERS:
             signature[name] = _POINTERS[name]
             attrs[(index,)] = [["tt.divisibility", 16]]
@@ -173,6 +195,12 @@ def resources(compiled, num_warps: int) -> dict:
             opcodes["STG.E.128" if store.startswith("STG.E.128") else "STG_narrow"] += 1
         if store.startswith("STS"):  # shared-memory stores by width (v0.34: the dQ tiles' 8-byte stores)
             opcodes[store] += 1
+        # Bulk tensor loads by rank (v0.44: four-dimensional from the host's descriptors) and the copy engine's
+        # descriptor-cache controls that follow a descriptor written in the kernel.
+        if instruction.startswith("UTMALDG."):
+            opcodes[f"tensor_loads_{instruction.split('.')[1]}"] += 1
+        if instruction.startswith("UTMACCTL"):
+            opcodes["descriptor_cache_controls"] += 1
         if instruction.startswith(("ATOMG.E.ADD.F32", "RED.E.ADD.F32")):  # float32 adds to global memory
             opcodes["float_atomic_adds"] += 1
         elif instruction.startswith("ATOMG.E.ADD"):  # integer ones (v0.37: a dynamic tile list's claims)
@@ -351,6 +379,14 @@ def surveyed():
             kernel, constants = launchers.fused_backward_kernel(config, 256)
             rows.append((f"backward fused gluon 16-byte dK/dV, role split {config.num_stages} Q slots d=256", kernel,
                          dict(constants, IS_CAUSAL=False), config))
+        # v0.44: d=256's tuned role-split tile loading K and V, or Q, K, V and dO, through descriptors made on the
+        # host.
+        for count in (2, 4):
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=count)
+            kernel, constants = launchers.fused_backward_kernel(config, 256)
+            for causal in (False, True):
+                rows.append((f"backward fused gluon {count} host descriptors, role split"
+                             f"{' causal' if causal else ''} d=256", kernel, dict(constants, IS_CAUSAL=causal), config))
         # v0.34: the tuned forms (each head dim's last candidate) with their float32 dQ tiles stored without bank
         # conflicts (spread_dq_stores; d=128's tuned form since v0.35), causal (the balanced list) and non-causal
         # (split tail) where persistent.

@@ -61,14 +61,71 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
             k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
-            DO_STAGES: gl.constexpr):
-    """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group."""
-    _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head, start_n,
-                    seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
-    _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head, lo,
-                       num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty, do_ready, do_empty,
-                       num_blocks * 0,
-                       BLOCK_M, HEAD_DIM, Q_STAGES, DO_STAGES)
+            DO_STAGES: gl.constexpr, HOST_DESCRIPTORS: gl.constexpr = 0):
+    """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group. HOST_DESCRIPTORS = 4:
+    Q, K, V and DO are the launcher's four-dimensional descriptors (``_load_from_host_descriptors``), not pointers;
+    2: K and V are (``_load_key_block_from_host``), Q and DO pointers."""
+    if HOST_DESCRIPTORS == 2:
+        _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
+        _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head,
+                           lo, num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty, do_ready,
+                           do_empty, num_blocks * 0, BLOCK_M, HEAD_DIM, Q_STAGES, DO_STAGES)
+    elif HOST_DESCRIPTORS == 4:
+        _load_from_host_descriptors(Q, K, V, DO, batch, kv_head, start_n, lo, num_blocks, kv_group_size, k_smem,
+                                    v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
+                                    BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES)
+    else:
+        _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head,
+                        start_n, seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
+        _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head,
+                           lo, num_blocks, seqlen_q, kv_group_size, q_smem, do_smem, q_ready, q_empty, do_ready,
+                           do_empty, num_blocks * 0, BLOCK_M, HEAD_DIM, Q_STAGES, DO_STAGES)
+
+
+@gluon.jit
+def _as_box(tile, desc):
+    """A shared [rows, HEAD_DIM] tile viewed as the [1, 1, rows, HEAD_DIM] box of a four-dimensional descriptor
+    (the same bytes: the leading unit dimensions do not change the swizzled layout of the last two)."""
+    return tile._reinterpret(desc.dtype, desc.block_shape, desc.layout)
+
+
+@gluon.jit
+def _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_ready, BLOCK_N: gl.constexpr,
+                              HEAD_DIM: gl.constexpr):
+    """Request K_j and V_j (keys start_n.. of (batch, kv_head)) through the launcher's host descriptors."""
+    mbarrier.expect(kv_ready, 2 * BLOCK_N * HEAD_DIM * K.dtype.primitive_bitwidth // 8)
+    tma.async_copy_global_to_shared(K, [batch, kv_head, start_n, 0], kv_ready, _as_box(k_smem, K))
+    tma.async_copy_global_to_shared(V, [batch, kv_head, start_n, 0], kv_ready, _as_box(v_smem, V))
+
+
+@gluon.jit
+def _load_from_host_descriptors(Q, K, V, DO, batch, kv_head, start_n, lo, num_blocks, kv_group_size, k_smem, v_smem,
+                                q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
+                                BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr):
+    """``_loader``'s loads through descriptors that the launcher made on the host, one per tensor over its
+    (batch, head, row, column) index space with [1, 1, rows, HEAD_DIM] boxes: a box is addressed by its
+    coordinates, rows past a head's length read as zeros, and nothing is written to global memory or fenced before
+    the first request (an in-kernel descriptor is written to global scratch memory and fenced before the copy
+    engine may read it, four of them before a program's first product)."""
+    TILE_BYTES: gl.constexpr = BLOCK_M * HEAD_DIM * K.dtype.primitive_bitwidth // 8
+    _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
+    it = num_blocks * 0
+    for group_index in range(kv_group_size):
+        head = kv_head * kv_group_size + group_index
+        for block in range(num_blocks):
+            row = lo + block * BLOCK_M
+            q_slot = it % Q_STAGES
+            mbarrier.wait(q_empty.index(q_slot), ((it // Q_STAGES) & 1) ^ 1)
+            mbarrier.expect(q_ready.index(q_slot), TILE_BYTES)
+            tma.async_copy_global_to_shared(Q, [batch, head, row, 0], q_ready.index(q_slot),
+                                            _as_box(q_smem.index(q_slot), Q))
+            do_slot = it % DO_STAGES
+            mbarrier.wait(do_empty.index(do_slot), ((it // DO_STAGES) & 1) ^ 1)
+            mbarrier.expect(do_ready.index(do_slot), TILE_BYTES)
+            tma.async_copy_global_to_shared(DO, [batch, head, row, 0], do_ready.index(do_slot),
+                                            _as_box(do_smem.index(do_slot), DO))
+            it += 1
 
 
 @gluon.jit
@@ -383,11 +440,11 @@ def _score_gradient_blocks(DELTA, stride_lb, stride_lh, stride_lm, batch, kv_hea
 
 
 @gluon.jit
-def _split_shared_buffers(Q, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+def _split_shared_buffers(dtype: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr,
                           DQ_BUFFERS: gl.constexpr):
-    """The role-split kernels' shared memory and barriers, initialised (the module note lists them)."""
-    dtype: gl.constexpr = Q.dtype.element_ty
+    """The role-split kernels' shared memory and barriers for inputs of ``dtype``, initialised (the module note lists
+    them)."""
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_M, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
     s_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, BLOCK_M], dtype)
@@ -455,6 +512,7 @@ def attention_backward_fused_split_kernel(
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
     SPREAD_DQ: gl.constexpr = False, program_clock=None, CLOCK_MARKS: gl.constexpr = 0,
+    HOST_DESCRIPTORS: gl.constexpr = 0,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
@@ -470,7 +528,8 @@ def attention_backward_fused_split_kernel(
 
     (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
      do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b) = \
-        _split_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+        _split_shared_buffers(DK.dtype.element_ty, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS,
+                              DQ_BUFFERS)
 
     gl.warp_specialize([
         (_probabilities_partition, (
@@ -493,7 +552,7 @@ def attention_backward_fused_split_kernel(
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
             k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, HOST_DESCRIPTORS)),
         (_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
             dq_smem_a, dq_ready_a, dq_empty_a, 0, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)),
@@ -678,7 +737,8 @@ def attention_backward_fused_split_persistent_kernel(
     gl.static_assert(not SPLIT_TAIL or not IS_CAUSAL, "a split tail is a non-causal tile list")
     (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
      do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b) = \
-        _split_shared_buffers(Q, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS, DQ_BUFFERS)
+        _split_shared_buffers(Q.dtype.element_ty, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS,
+                              DQ_BUFFERS)
     kv_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     mbarrier.init(kv_empty, count=2)  # both warpgroups read K_j (and B V_j)
 
