@@ -417,7 +417,7 @@ def test_the_persistent_role_split_backward_always_reads_a_tile_list(monkeypatch
     # list; non-causal, split_tail_schedule's, with SPLIT_TAIL when the key blocks leave a partial last round.
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                     split_tail=True, wide_stores=False)
+                     host_descriptors=0, split_tail=True, wide_stores=False)
     kernel, constants = launchers.fused_backward_kernel(config, 256)
     assert kernel is backward_gluon_split.attention_backward_fused_split_persistent_kernel
     grid_problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
@@ -440,7 +440,7 @@ def test_a_persistent_role_split_backward_without_split_tail_lists_whole_key_blo
     # block would store their dK/dV over one another (v0.24's first GPU probe of this form, max diff 0.96).
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                     wide_stores=False)
+                     host_descriptors=0, wide_stores=False)
     problem = launchers.describe(torch.empty(16, 8, 1024, 256), torch.empty(16, 8, 1024, 256), "bhnd", None)
     grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"))
     assert grid == (132,) and listed == {"LISTED": True}
@@ -456,7 +456,7 @@ def test_a_causal_persistent_role_split_backward_runs_at_most_one_program_per_pa
     # (v0.24's first GPU run asked the schedule for 128 and stopped on its check).
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     config = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                     split_tail=True, wide_stores=False)
+                     host_descriptors=0, split_tail=True, wide_stores=False)
     problem = launchers.describe(torch.empty(1, 8, 1024, 256), torch.empty(1, 8, 1024, 256), "bhnd", None)
     grid, trailing, listed = launchers.fused_backward_launch(config, problem, torch.device("cpu"), causal=True)
     work = schedules.causal_backward_block_work(1024, 1024, 64, 64)
@@ -495,7 +495,7 @@ def test_sixteen_byte_key_gradient_stores_reach_the_role_split_backward_at_d256(
         assert constants["WIDE_STORES"] is True
         assert "WIDE_STORES" not in launchers.fused_backward_kernel(replace(tuned, wide_stores=False), 256)[1]
     persistent = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], persistent=True, balanced_schedule=True,
-                         wide_stores=True)
+                         host_descriptors=0, wide_stores=True)
     with pytest.raises(ValueError, match="wide_stores is an option of the persistent warp-specialised fused backward"):
         launchers.fused_backward_kernel(persistent, 256)
 

@@ -358,7 +358,13 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # 1.4-5.5% (0.5% ahead at 4k in v0.43's two dtypes). The check paths, the resources survey and the probes
           # build it as ``<the form above>.claims_form()``.
     256: (TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, dq_buffers=2, warp_specialised=True, split_roles=True,
-                     wide_stores=True),),
+                     wide_stores=True, host_descriptors=2),),
+    # v0.44 (probe runs 32-33, bf16, median of 5 rounds): K_j and V_j through descriptors made on the host
+    # (host_descriptors=2) start a program's first product 1.25 µs sooner (program_starts.py, non-causal 1k: K/V landed
+    # 3.14 -> 1.57 µs after entry, the first S^T 4.32 -> 3.07 µs; block loop 44.93 µs both) and took the whole
+    # backward 355 -> 361 / 410 -> 412 / 448 -> 459 TFLOP/s non-causal 1k / 2k / 16k, 278 -> 285 / 353 -> 359 / 458 ->
+    # 464 causal. Q and dO through them too (4) ran every block loop 25% longer (44.9 -> 56.4 µs; the whole backward
+    # 8-17% slower): not a candidate.
 }
 # The Gluon forward (Hopper; kernels/forward_gluon.py): block_m = the rows of both consumer warpgroups
 # (64 each), num_warps = one consumer's, stages = the K/V ring. Its causal loop masks only the diagonal

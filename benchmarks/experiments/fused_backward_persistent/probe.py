@@ -618,11 +618,9 @@ for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release for
     FORMS[128][f"{_name}, queries first"] = replace(FORMS[128][_name], queries_first=True)
 # v0.44 (runs 32-33): d=256's tuned role-split tile with Q, K, V and dO (run 32), or K and V only (run 33), loaded
 # through descriptors made on the host (``host_descriptors``) instead of written and fenced by each program's loader.
-FORMS[256]["tuned (v0.43)"] = configs.BACKWARD_FUSED_CANDIDATES[256][0]
-FORMS[256]["tuned (v0.43), host descriptors"] = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0],
-                                                        host_descriptors=4)
-FORMS[256]["tuned (v0.43), K/V host descriptors"] = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0],
-                                                            host_descriptors=2)
+FORMS[256]["tuned (v0.43)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=0)
+FORMS[256]["tuned (v0.43), host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=4)
+FORMS[256]["tuned (v0.43), K/V host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=2)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
