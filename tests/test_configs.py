@@ -294,6 +294,21 @@ def test_a_second_look_is_compared_with_a_second_timing_of_the_fastest(monkeypat
     configs.clear_choices()
 
 
+def test_a_second_look_times_every_close_candidate_again_with_the_fastest(monkeypatch):
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    timed = []
+    # v0.44 call 3, d=256 fp16 non-causal 2k (ms): "a" (one tile) and "b" (persistent) 0.4% apart on the slow clock
+    # after the warm-up, "c" and "d" near misses. Timing only "a" again (0.451) left "b"'s one timing 13% behind and
+    # "a" won without a rematch; with "b" timed again too both enter the rematch, which "b" leads.
+    timer = _timings_in_turn(timed, {"a": [0.5092, 0.4508, 0.4600, 0.4610, 0.4590],
+                                     "b": [0.5110, 0.4420, 0.4400, 0.4410, 0.4390],
+                                     "c": [0.5648, 0.5204], "d": [0.5612, 0.5370]})
+    assert configs.choose_config(("close-ones-again",), ("a", "b", "c", "d"), timer) == "b"
+    assert timed[:8] == ["a", "b", "c", "d", "c", "d", "b", "a"]  # slowest first, the fastest last
+    configs.clear_choices()
+
+
 def test_a_candidate_slow_in_both_timings_is_not_chosen_and_the_slowest_is_looked_at_first(monkeypatch):
     monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
     configs.clear_choices()

@@ -391,7 +391,9 @@ def surveyed():
         # conflicts (spread_dq_stores; d=128's tuned form since v0.35), causal (the balanced list) and non-causal
         # (split tail) where persistent.
         for d in (64, 128, 256):
-            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True, queries_first=False)
+            # (d=256 as before v0.44, its loader writing K/V descriptors, as the row it is compared with)
+            config = replace(configs.BACKWARD_FUSED_CANDIDATES[d][-1], spread_dq_stores=True, queries_first=False,
+                             host_descriptors=0)
             kernel, constants = launchers.fused_backward_kernel(config, d)
             cases = ((True, {"LISTED": True}), (False, {"LISTED": True, "SPLIT_TAIL": True})) if config.persistent \
                 else ((False, {}),)
