@@ -621,6 +621,11 @@ for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release for
 FORMS[256]["tuned (v0.43)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=0)
 FORMS[256]["tuned (v0.43), host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=4)
 FORMS[256]["tuned (v0.43), K/V host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=2)
+# Run 34: Q and dO through two-dimensional host descriptors over their flattened rows (the probe's contiguous
+# (B, H, N, D) inputs), K and V four-dimensional: whether run 32's slower block loop comes from the rank of the
+# query-side boxes or from loading through a descriptor made on the host at all.
+FORMS[256]["tuned (v0.43), host descriptors, flat Q/dO"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=4,
+                                                                   flat_query_descriptors=True)
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 
