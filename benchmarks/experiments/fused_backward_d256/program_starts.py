@@ -23,6 +23,12 @@ Prediction (before any run): at non-causal 1k a program is ~60 µs (0.95 ms over
 multiprocessor's time outside the products' loop, about what the point lacks (1%) several times over; the tail
 (16 programs on some multiprocessors, 15 on the others) ~half a program, ~3% of the span. At 4k (4x the query
 blocks per program) the same fixed costs are a quarter of the share.
+
+Outcome (v0.43's call 5, run in v0.44's session; results/2026-12-02_h200_v0.43/call5_program_starts.txt): at
+non-causal 1k 3.04 µs to K/V landed and 1.18 more to the first S^T (4.2 µs: above the prediction), 1.89 between
+programs, a tail of 32.8 µs (4.0% of the span); 18% of the multiprocessors' time outside the block loop. With
+``--host-descriptors 2`` (v0.44, K and V through descriptors made on the host) K/V land 1.57 µs after entry and the
+first S^T is done at 3.07; with 4 the block loop runs 25% longer (PERFORMANCE.md v0.44).
 """
 
 import argparse

@@ -461,6 +461,20 @@ claims non-causal 432 -> 428, 497 -> 499, 533 -> 538, 565 -> 560; causal (the sa
 316 -> 322 and 314 -> 319, 2k 414 -> 414 and 411 -> 421, 4k 492 -> 484 and 478 -> 481, 16k 542 -> 544 and 546 -> 545.
 The split tail's gain repeats (+4.0% at 1k, +2.0% at 2k); the claims form is level, against the +2-4% predicted at
 1k; causal +1.6-1.9% at 1k, level beyond, as predicted. Both d=128 persistent candidates take it (v0.42).
+
+Runs 32-34 (v0.44, d=256): the tuned role-split tile with Q, K, V and dO (run 32), K and V only (run 33), or all four
+with Q and dO two-dimensional over their flattened rows (run 34) through descriptors made on the host
+(``host_descriptors``, ``flat_query_descriptors``):
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
+        --head-dims 256 --rounds 5 --seqlens 1024 2048 16384 --forms "tuned (v0.43)" \
+        "tuned (v0.43), K/V host descriptors" "tuned (v0.43), host descriptors"
+
+Prediction (run 32): non-causal 1k +3-4%, causal 1k +2-3%, 16k level. Outcome (results/2026-12-02_h200_v0.44/,
+bf16, TFLOP/s): all four through four-dimensional host descriptors 8-17% slower everywhere (non-causal 1k 355 ->
+306, 16k 448 -> 375); K and V alone +0.5-2.5% everywhere (non-causal 1k 355 -> 361, 16k 448 -> 459; causal 1k 278 ->
+285), d=256's candidate since; Q and dO two-dimensional (run 34) 351 / 429 at non-causal 1k / 16k against 361 / 451
+(K/V alone) and 303 / 376 (four-dimensional). PERFORMANCE.md v0.44.
 """
 
 import argparse
