@@ -702,3 +702,20 @@ def test_a_flat_row_descriptor_refuses_inputs_whose_boxes_would_cross_heads(shap
     problem = launchers.describe(q, q, layout, None)
     with pytest.raises(ValueError, match="flat_query_descriptors needs contiguous"):
         launchers.flat_row_descriptor(q, launchers.strides_bhnd(q, layout), problem, 64)
+
+
+@pytest.mark.parametrize("shape, layout, expand, host", [
+    ((2, 8, 128, 256), "bhnd", False, 2),
+    ((2, 128, 8, 256), "bnhd", False, 0),
+    ((2, 1, 128, 256), "bhnd", True, 0),
+], ids=["(B, H, N, D)", "(B, N, H, D)", "heads broadcast"])
+def test_host_descriptors_apply_only_to_the_layouts_they_ran_on(shape, layout, expand, host):
+    # v0.44: the four-dimensional host descriptors were checked on the H200 over (B, H, N, D) inputs only; other
+    # strides (heads inside rows, a head dimension of stride 0) run the in-kernel descriptors' form.
+    tensor = torch.empty(shape)
+    if expand:
+        tensor = tensor.expand(2, 8, 128, 256)
+    strides = [launchers.strides_bhnd(tensor, layout)] * 4
+    tuned = configs.BACKWARD_FUSED_CANDIDATES[256][0]
+    assert tuned.host_descriptors == 2
+    assert launchers.host_descriptor_form(tuned, strides) == replace(tuned, host_descriptors=host)

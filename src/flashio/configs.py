@@ -116,7 +116,8 @@ class TileConfig:
     before it waits for the MMA warps to release the slot, instead of after. ``host_descriptors`` (role-split fused
     backward, one key block per program; v0.44): how many of the loaded tensors reach the kernel as tensor
     descriptors that the launcher made on the host (``launchers.host_descriptor``) instead of descriptors that each
-    program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO).
+    program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO);
+    inputs not laid out as (B, H, N, D) run the form with 0 (``launchers.host_descriptor_form``).
     ``flat_query_descriptors`` (with host_descriptors=4; a probe's form, v0.44): Q's and dO's descriptors
     two-dimensional over their rows flattened, for contiguous (B, H, N, D) inputs whose query length is a multiple of
     block_m (the launcher refuses other inputs).

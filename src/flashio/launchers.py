@@ -894,6 +894,16 @@ def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], ba
                             gl.NVMMASharedLayout.get_default_for(block, element))
 
 
+def host_descriptor_form(config: TileConfig, strides: Sequence[tuple[int, int, int, int]]) -> TileConfig:
+    """``config``, or its form with in-kernel descriptors (``host_descriptors=0``) for inputs whose (batch, head, row)
+    strides are not each at least the next one's (a head dimension broadcast with stride 0, or (B, N, H, D) inputs,
+    whose head stride is below the row stride): the host descriptors' four-dimensional boxes have run on the H200 over
+    (B, H, N, D) tensors only (v0.44), the per-head in-kernel descriptors over every layout."""
+    if config.host_descriptors and not all(b >= h >= n > 0 for b, h, n, _ in strides):
+        return replace(config, host_descriptors=0, flat_query_descriptors=False)
+    return config
+
+
 def flat_row_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], problem: Problem, rows: int):
     """A host tensor descriptor over a query-side tensor's rows flattened ((batch, head, row) -> one row index),
     [rows, head_dim] boxes: for contiguous (B, H, N, D) inputs whose query length is a multiple of ``rows`` only (a
@@ -1235,6 +1245,7 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
         def launch_fused(config: TileConfig):
             launch_plans.zero_(dq_accumulator)
             _ensure_tma_allocator()
+            config = host_descriptor_form(config, [tensor_strides[name] for name in ("q", "k", "v", "do")])
             grid, persistent_arguments, listed = fused_backward_launch(config, problem, q.device, causal)
             kernel, constants = fused_backward_kernel(config, problem.head_dim)
             parts = None
