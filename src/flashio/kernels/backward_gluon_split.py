@@ -36,6 +36,11 @@ barrier with the opposite parity, so its first wait passes. Same arguments and g
 interpreter: on a CPU this file is only compiled (tests/bench/test_resources.py); its numerics are checked
 on the GPU by ``python -m flashio.check``.
 
+Descriptors (v0.44): the loader writes each head's Q/dO descriptors and the key block's K/V descriptors in global
+scratch memory, fenced before their first load, or takes K and V (``HOST_DESCRIPTORS`` = 2, the tuned form: a
+program's first product 1.25 µs sooner at non-causal 1k) or all four (4; its block loop measured 25% longer) as
+four-dimensional descriptors that the launcher made on the host.
+
 ``attention_backward_fused_split_persistent_kernel`` (v0.23; run on the H200 in v0.24: correct, level with
 or slower than this kernel, not a candidate; a forced check path and probe form) runs the same
 partitions over a tile list in a grid of one program per multiprocessor (the per-key-block work of each
@@ -532,7 +537,9 @@ def attention_backward_fused_split_kernel(
     WIDE_STORES: dK_j and dV_j stored 16 bytes per instruction instead of 4. SPREAD_DQ: the dQ chunks stored into
     shared memory without bank conflicts (``gluon_stores.store_float32_spread``). CLOCK_MARKS > 0 (probes only):
     warpgroup A's timestamps into the int64 ``program_clock`` of shape (programs, CLOCK_MARKS)
-    (``_probabilities_partition`` lists them); with the default 0 none of it is compiled."""
+    (``_probabilities_partition`` lists them); with the default 0 none of it is compiled. HOST_DESCRIPTORS = 2 / 4:
+    K and V / Q, K, V and DO are host tensor descriptors (``launchers.host_descriptor``), not pointers (``_loader``);
+    FLAT_QUERIES with 4: Q's and DO's two-dimensional over flattened rows (a probe's form)."""
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
