@@ -679,31 +679,6 @@ def test_a_host_descriptor_spans_batch_head_row_and_column_with_one_head_rows_a_
     assert torch.equal(viewed, heads_second)
 
 
-def test_flat_query_descriptors_are_a_form_of_all_four_host_descriptors():
-    tuned = configs.BACKWARD_FUSED_CANDIDATES[256][0]
-    _, constants = launchers.fused_backward_kernel(replace(tuned, host_descriptors=4, flat_query_descriptors=True), 256)
-    assert constants["FLAT_QUERIES"] is True and constants["HOST_DESCRIPTORS"] == 4
-    with pytest.raises(ValueError, match="flat_query_descriptors is a form of host_descriptors=4"):
-        launchers.fused_backward_kernel(replace(tuned, host_descriptors=2, flat_query_descriptors=True), 256)
-
-
-def test_a_flat_row_descriptor_numbers_the_rows_of_contiguous_heads_one_after_another():
-    q = torch.randn(2, 3, 128, 256, dtype=torch.bfloat16)
-    problem = launchers.describe(q, q, "bhnd", None)
-    descriptor = launchers.flat_row_descriptor(q, launchers.strides_bhnd(q, "bhnd"), problem, 64)
-    assert descriptor.shape == [2 * 3 * 128, 256] and descriptor.block_shape == [64, 256]
-    assert torch.equal(torch.as_strided(q, descriptor.shape, descriptor.strides), q.reshape(-1, 256))
-
-
-@pytest.mark.parametrize("shape, layout", [((2, 128, 3, 256), "bnhd"), ((2, 3, 100, 256), "bhnd")],
-                         ids=["heads interleaved", "rows past the last box"])
-def test_a_flat_row_descriptor_refuses_inputs_whose_boxes_would_cross_heads(shape, layout):
-    q = torch.randn(shape, dtype=torch.bfloat16)
-    problem = launchers.describe(q, q, layout, None)
-    with pytest.raises(ValueError, match="flat_query_descriptors needs contiguous"):
-        launchers.flat_row_descriptor(q, launchers.strides_bhnd(q, layout), problem, 64)
-
-
 @pytest.mark.parametrize("shape, layout, expand, host", [
     ((2, 8, 128, 256), "bhnd", False, 2),
     ((2, 128, 8, 256), "bnhd", False, 0),

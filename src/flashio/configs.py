@@ -118,9 +118,6 @@ class TileConfig:
     descriptors that the launcher made on the host (``launchers.host_descriptor``) instead of descriptors that each
     program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO);
     inputs not laid out as (B, H, N, D) run the form with 0 (``launchers.host_descriptor_form``).
-    ``flat_query_descriptors`` (with host_descriptors=4; a probe's form, v0.44): Q's and dO's descriptors
-    two-dimensional over their rows flattened, for contiguous (B, H, N, D) inputs whose query length is a multiple of
-    block_m (the launcher refuses other inputs).
     """
 
     block_m: int
@@ -160,7 +157,6 @@ class TileConfig:
     kv_slots: int = 1
     queries_first: bool = False
     host_descriptors: int = 0
-    flat_query_descriptors: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

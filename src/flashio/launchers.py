@@ -448,9 +448,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
     if config.host_descriptors not in (0, 2, 4) or (config.host_descriptors and not role_split_wide):
         raise ValueError(f"host_descriptors is 0, or 2 (K, V) or 4 (Q, K, V, dO) in the role-split fused backward with "
                          f"64-key blocks (one per program); got {config}")
-    if config.flat_query_descriptors and config.host_descriptors != 4:
-        raise ValueError(f"flat_query_descriptors is a form of host_descriptors=4 (Q and dO through host descriptors); "
-                         f"got {config}")
     if config.do_stages not in (1, 2) or (config.do_stages == 2 and not config.split_roles):
         raise ValueError(f"do_stages is 1, or 2 in the role-split fused backward (its dO ring; the other kernels "
                          f"load Q_i and dO_i into one ring of num_stages slots); got {config}")
@@ -467,8 +464,6 @@ def fused_backward_kernel(config: TileConfig, head_dim: int):
             constants["SPREAD_DQ"] = True
         if config.host_descriptors:
             constants["HOST_DESCRIPTORS"] = config.host_descriptors
-        if config.flat_query_descriptors:
-            constants["FLAT_QUERIES"] = True
         return backward_gluon_split_kernels.attention_backward_fused_split_kernel, constants
     constants = dict(BLOCK_M=config.block_m, BLOCK_N=config.block_n, HEAD_DIM=head_dim,
                      NUM_STAGES=config.num_stages, WARPS=config.num_warps, DQ_CHUNKS=config.dq_chunks,
@@ -900,24 +895,8 @@ def host_descriptor_form(config: TileConfig, strides: Sequence[tuple[int, int, i
     whose head stride is below the row stride): the host descriptors' four-dimensional boxes have run on the H200 over
     (B, H, N, D) tensors only (v0.44), the per-head in-kernel descriptors over every layout."""
     if config.host_descriptors and not all(b >= h >= n > 0 for b, h, n, _ in strides):
-        return replace(config, host_descriptors=0, flat_query_descriptors=False)
+        return replace(config, host_descriptors=0)
     return config
-
-
-def flat_row_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], problem: Problem, rows: int):
-    """A host tensor descriptor over a query-side tensor's rows flattened ((batch, head, row) -> one row index),
-    [rows, head_dim] boxes: for contiguous (B, H, N, D) inputs whose query length is a multiple of ``rows`` only (a
-    box must not run into the next head's rows); ``flat_query_descriptors``, a probe's form."""
-    from triton.experimental.gluon import language as gl
-    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
-
-    d, n, h = problem.head_dim, problem.seqlen_q, problem.num_heads
-    if tuple(strides) != (h * n * d, n * d, d, 1) or n % rows:
-        raise ValueError(f"flat_query_descriptors needs contiguous (batch, heads, rows, head_dim) inputs and a query "
-                         f"length that is a multiple of {rows}; got strides {tuple(strides)} for {n} rows")
-    element = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[tensor.dtype]
-    return TensorDescriptor(tensor, [problem.batch * h * n, d], [d, 1], [rows, d],
-                            gl.NVMMASharedLayout.get_default_for([rows, d], element))
 
 
 def _tma_scratch(size: int, alignment: int, stream) -> torch.Tensor:
@@ -1264,9 +1243,6 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                     (k, "k", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
                     (v, "v", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
                     (grad_out, "do", problem.num_heads, problem.seqlen_q, config.block_m, 4)))
-            if config.flat_query_descriptors:
-                loaded = (flat_row_descriptor(q, tensor_strides["q"], problem, config.block_m), *loaded[1:3],
-                          flat_row_descriptor(grad_out, tensor_strides["do"], problem, config.block_m))
             launch_plans.launch(
                 kernel, grid, *loaded, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,

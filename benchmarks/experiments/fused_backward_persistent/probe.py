@@ -464,7 +464,7 @@ The split tail's gain repeats (+4.0% at 1k, +2.0% at 2k); the claims form is lev
 
 Runs 32-34 (v0.44, d=256): the tuned role-split tile with Q, K, V and dO (run 32), K and V only (run 33), or all four
 with Q and dO two-dimensional over their flattened rows (run 34) through descriptors made on the host
-(``host_descriptors``, ``flat_query_descriptors``):
+(``host_descriptors``; run 34's two-dimensional form: results/2026-12-02_h200_v0.44/flat_query_descriptors.patch):
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/fused_backward_persistent/probe.py \
         --head-dims 256 --rounds 5 --seqlens 1024 2048 16384 --forms "tuned (v0.43)" \
@@ -635,11 +635,8 @@ for _name in ("tuned (v0.41)", "claims (v0.41)"):  # (run 30's early-release for
 FORMS[256]["tuned (v0.43)"] = replace(configs.BACKWARD_FUSED_CANDIDATES[256][0], host_descriptors=0)
 FORMS[256]["tuned (v0.43), host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=4)
 FORMS[256]["tuned (v0.43), K/V host descriptors"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=2)
-# Run 34: Q and dO through two-dimensional host descriptors over their flattened rows (the probe's contiguous
-# (B, H, N, D) inputs), K and V four-dimensional: whether run 32's slower block loop comes from the rank of the
-# query-side boxes or from loading through a descriptor made on the host at all.
-FORMS[256]["tuned (v0.43), host descriptors, flat Q/dO"] = replace(FORMS[256]["tuned (v0.43)"], host_descriptors=4,
-                                                                   flat_query_descriptors=True)
+# Run 34 (v0.44) also timed Q and dO through two-dimensional host descriptors over their flattened rows; that form
+# is in results/2026-12-02_h200_v0.44/flat_query_descriptors.patch, not in the code.
 POINTS = ((False, 1024), (False, 2048), (False, 16384), (True, 1024), (True, 2048), (True, 4096), (True, 16384))
 
 

@@ -94,14 +94,6 @@ def _host_descriptor_types(constants: dict) -> dict:
         descriptor = launchers.host_descriptor(placeholder, (0, 0, 0, 1), 1, 1, 1, constants[rows],
                                                constants["HEAD_DIM"])
         types[name] = mangle_type(descriptor)
-    if constants.get("FLAT_QUERIES"):  # Q and DO two-dimensional over their flattened rows
-        from triton.experimental.gluon import language as gl
-        from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
-
-        block = [constants["BLOCK_M"], constants["HEAD_DIM"]]
-        flat = TensorDescriptor(torch.empty(0, device="meta", dtype=torch.bfloat16), [1, block[1]], [block[1], 1],
-                                block, gl.NVMMASharedLayout.get_default_for(block, gl.bfloat16))
-        types["Q"] = types["DO"] = mangle_type(flat)
     return types
 
 

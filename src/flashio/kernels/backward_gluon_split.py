@@ -66,11 +66,10 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
             k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
             BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, Q_STAGES: gl.constexpr,
-            DO_STAGES: gl.constexpr, HOST_DESCRIPTORS: gl.constexpr = 0, FLAT_QUERIES: gl.constexpr = False):
+            DO_STAGES: gl.constexpr, HOST_DESCRIPTORS: gl.constexpr = 0):
     """K_j, V_j once; then Q_i and dO_i of every query block of every query head of the group. HOST_DESCRIPTORS = 4:
     Q, K, V and DO are the launcher's four-dimensional descriptors (``_load_from_host_descriptors``), not pointers;
-    2: K and V are (``_load_key_block_from_host``), Q and DO pointers. FLAT_QUERIES (with 4): Q and DO two-dimensional
-    (``_load_from_host_descriptors``)."""
+    2: K and V are (``_load_key_block_from_host``), Q and DO pointers."""
     if HOST_DESCRIPTORS == 2:
         _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
         _load_query_blocks(Q, DO, stride_qb, stride_qh, stride_qm, stride_dob, stride_doh, stride_dom, batch, kv_head,
@@ -79,7 +78,7 @@ def _loader(Q, K, V, DO, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, 
     elif HOST_DESCRIPTORS == 4:
         _load_from_host_descriptors(Q, K, V, DO, batch, kv_head, start_n, lo, num_blocks, kv_group_size, k_smem,
                                     v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
-                                    BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, seqlen_q, FLAT_QUERIES)
+                                    BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES)
     else:
         _load_key_block(K, V, stride_kb, stride_kh, stride_kn, stride_vb, stride_vh, stride_vn, batch, kv_head,
                         start_n, seqlen_k, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
@@ -108,40 +107,29 @@ def _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_
 def _load_from_host_descriptors(Q, K, V, DO, batch, kv_head, start_n, lo, num_blocks, kv_group_size, k_smem, v_smem,
                                 q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
                                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, seqlen_q=0,
-                                FLAT_QUERIES: gl.constexpr = False):
+                                Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr):
     """``_loader``'s loads through descriptors that the launcher made on the host, one per tensor over its
     (batch, head, row, column) index space with [1, 1, rows, HEAD_DIM] boxes: a box is addressed by its
     coordinates, rows past a head's length read as zeros, and nothing is written to global memory or fenced before
     the first request (an in-kernel descriptor is written to global scratch memory and fenced before the copy
-    engine may read it, four of them before a program's first product). FLAT_QUERIES (a probe's form, v0.44): Q and
-    DO are two-dimensional descriptors over their rows flattened ((batch, head, row) -> one row index; contiguous
-    (B, H, N, D) inputs whose ``seqlen_q`` is a multiple of BLOCK_M), boxes [BLOCK_M, HEAD_DIM]."""
+    engine may read it, four of them before a program's first product)."""
     TILE_BYTES: gl.constexpr = BLOCK_M * HEAD_DIM * K.dtype.primitive_bitwidth // 8
     _load_key_block_from_host(K, V, batch, kv_head, start_n, k_smem, v_smem, kv_ready, BLOCK_N, HEAD_DIM)
     it = num_blocks * 0
     for group_index in range(kv_group_size):
         head = kv_head * kv_group_size + group_index
-        flat_start = (batch * gl.num_programs(1) * kv_group_size + head) * seqlen_q
         for block in range(num_blocks):
             row = lo + block * BLOCK_M
             q_slot = it % Q_STAGES
             mbarrier.wait(q_empty.index(q_slot), ((it // Q_STAGES) & 1) ^ 1)
             mbarrier.expect(q_ready.index(q_slot), TILE_BYTES)
-            if FLAT_QUERIES:
-                tma.async_copy_global_to_shared(Q, [flat_start + row, 0], q_ready.index(q_slot), q_smem.index(q_slot))
-            else:
-                tma.async_copy_global_to_shared(Q, [batch, head, row, 0], q_ready.index(q_slot),
-                                                _as_box(q_smem.index(q_slot), Q))
+            tma.async_copy_global_to_shared(Q, [batch, head, row, 0], q_ready.index(q_slot),
+                                            _as_box(q_smem.index(q_slot), Q))
             do_slot = it % DO_STAGES
             mbarrier.wait(do_empty.index(do_slot), ((it // DO_STAGES) & 1) ^ 1)
             mbarrier.expect(do_ready.index(do_slot), TILE_BYTES)
-            if FLAT_QUERIES:
-                tma.async_copy_global_to_shared(DO, [flat_start + row, 0], do_ready.index(do_slot),
-                                                do_smem.index(do_slot))
-            else:
-                tma.async_copy_global_to_shared(DO, [batch, head, row, 0], do_ready.index(do_slot),
-                                                _as_box(do_smem.index(do_slot), DO))
+            tma.async_copy_global_to_shared(DO, [batch, head, row, 0], do_ready.index(do_slot),
+                                            _as_box(do_smem.index(do_slot), DO))
             it += 1
 
 
@@ -529,7 +517,7 @@ def attention_backward_fused_split_kernel(
     Q_STAGES: gl.constexpr, DO_STAGES: gl.constexpr, DQ_COLS: gl.constexpr, DQ_BUFFERS: gl.constexpr,
     MMA_REGS: gl.constexpr, WORKER_REGS: gl.constexpr, WIDE_STORES: gl.constexpr = False,
     SPREAD_DQ: gl.constexpr = False, program_clock=None, CLOCK_MARKS: gl.constexpr = 0,
-    HOST_DESCRIPTORS: gl.constexpr = 0, FLAT_QUERIES: gl.constexpr = False,
+    HOST_DESCRIPTORS: gl.constexpr = 0,
 ):
     """dK_j, dV_j for key block ``program_id(0)`` of KV head ``program_id(1)``, batch ``program_id(2)``, and
     the contributions tau dS_ij K_j reduce-added into the float32 ``DQ_ACC`` (zeroed by the caller). Launch
@@ -538,8 +526,7 @@ def attention_backward_fused_split_kernel(
     shared memory without bank conflicts (``gluon_stores.store_float32_spread``). CLOCK_MARKS > 0 (probes only):
     warpgroup A's timestamps into the int64 ``program_clock`` of shape (programs, CLOCK_MARKS)
     (``_probabilities_partition`` lists them); with the default 0 none of it is compiled. HOST_DESCRIPTORS = 2 / 4:
-    K and V / Q, K, V and DO are host tensor descriptors (``launchers.host_descriptor``), not pointers (``_loader``);
-    FLAT_QUERIES with 4: Q's and DO's two-dimensional over flattened rows (a probe's form)."""
+    K and V / Q, K, V and DO are host tensor descriptors (``launchers.host_descriptor``), not pointers (``_loader``)."""
     start_n = gl.program_id(0) * BLOCK_N
     kv_head = gl.program_id(1)
     batch = gl.program_id(2)
@@ -548,7 +535,7 @@ def attention_backward_fused_split_kernel(
     (k_smem, v_smem, q_smem, do_smem, p_smem, ds_smem, dq_smem_a, dq_smem_b, kv_ready, q_ready, q_empty, do_ready,
      do_empty, p_ready, p_empty, ds_ready, ds_free, dq_ready_a, dq_empty_a, dq_ready_b, dq_empty_b) = \
         _split_shared_buffers(DK.dtype.element_ty, BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, DQ_COLS,
-                              DQ_BUFFERS)
+                              DQ_BUFFERS)  # (DK's element type: Q may be a host descriptor here)
 
     gl.warp_specialize([
         (_probabilities_partition, (
@@ -571,7 +558,7 @@ def attention_backward_fused_split_kernel(
             stride_vb, stride_vh, stride_vn, stride_dob, stride_doh, stride_dom,
             batch, kv_head, start_n, lo, num_blocks, seqlen_q, seqlen_k, kv_group_size,
             k_smem, v_smem, q_smem, do_smem, kv_ready, q_ready, q_empty, do_ready, do_empty,
-            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, HOST_DESCRIPTORS, FLAT_QUERIES)),
+            BLOCK_M, BLOCK_N, HEAD_DIM, Q_STAGES, DO_STAGES, HOST_DESCRIPTORS)),
         (_dq_reducer, (
             DQ_ACC, stride_dqb, stride_dqh, stride_dqm, batch, kv_head, lo, num_blocks, seqlen_q, kv_group_size,
             dq_smem_a, dq_ready_a, dq_empty_a, 0, BLOCK_M, HEAD_DIM, DQ_COLS, DQ_BUFFERS)),
