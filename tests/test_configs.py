@@ -8,6 +8,15 @@ from flashio import configs
 from flashio.configs import TileConfig
 
 
+@pytest.fixture
+def autotuned(monkeypatch):
+    """Autotuning on and no cached choice before or after the test."""
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    configs.clear_choices()
+    yield
+    configs.clear_choices()
+
+
 def test_launch_options_carry_warps_and_stages_and_no_register_cap_by_default():
     assert TileConfig(128, 64, 8, 3).launch_options() == {"num_warps": 8, "num_stages": 3}
 
@@ -31,9 +40,7 @@ def test_every_head_dim_bucket_has_power_of_two_tiles_without_duplicates(table):
                 assert side >= 16 and side & (side - 1) == 0
 
 
-def test_a_choice_is_timed_once_per_key_and_then_cached(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_choice_is_timed_once_per_key_and_then_cached(autotuned):
     timed = []
 
     def time_config(option):
@@ -43,12 +50,9 @@ def test_a_choice_is_timed_once_per_key_and_then_cached(monkeypatch):
     assert configs.choose_config(("test-key",), ("slow", "fast"), time_config) == "fast"
     assert configs.choose_config(("test-key",), ("slow", "fast"), time_config) == "fast"
     assert timed == ["slow", "fast"]
-    configs.clear_choices()
 
 
-def test_the_warm_up_runs_once_after_the_compiles_and_before_the_first_timing(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_the_warm_up_runs_once_after_the_compiles_and_before_the_first_timing(autotuned):
     events = []
 
     def time_config(option):
@@ -61,12 +65,9 @@ def test_the_warm_up_runs_once_after_the_compiles_and_before_the_first_timing(mo
     assert chosen == "fast"
     assert events == [("compiled", ("slow", "fast")), ("warmed", ("slow", "fast")), ("timed", "slow"),
                       ("timed", "fast")]
-    configs.clear_choices()
 
 
-def test_no_warm_up_runs_for_a_cached_choice_or_a_single_candidate(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_no_warm_up_runs_for_a_cached_choice_or_a_single_candidate(autotuned):
     warmed = []
     configs.choose_config(("cached",), ("slow", "fast"), {"slow": 1.2, "fast": 1.0}.__getitem__,
                           warm_up=warmed.append)
@@ -76,15 +77,11 @@ def test_no_warm_up_runs_for_a_cached_choice_or_a_single_candidate(monkeypatch):
     configs.choose_config(("single",), ("only",), lambda option: pytest.fail("a single candidate is not timed"),
                           warm_up=warmed.append)
     assert len(warmed) == 1
-    configs.clear_choices()
 
 
-def test_a_configuration_that_fits_nowhere_is_an_error_naming_the_key(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_configuration_that_fits_nowhere_is_an_error_naming_the_key(autotuned):
     with pytest.raises(RuntimeError, match="no-fit-key"):
         configs.choose_config(("no-fit-key",), ("a", "b"), lambda option: float("inf"))
-    configs.clear_choices()
 
 
 def _count_timings(record):
@@ -166,33 +163,25 @@ def _timings_in_turn(record, sequences):
     return time_config
 
 
-def test_candidates_within_the_close_call_margin_are_timed_again_alternately_and_compared_by_median(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_candidates_within_the_close_call_margin_are_timed_again_alternately_and_compared_by_median(autotuned):
     timed = []
     # "a" wins the first timing by 5% (inside the 8% margin), "b" the three re-timings by 5%: the medians
     # (1.00 vs 0.95) pick "b"; "c", 26% behind (past the margin, inside SLOW_WINDOW), is not timed again.
     timer = _timings_in_turn(timed, {"a": [0.95, 1.00, 1.00, 1.00], "b": [1.00, 0.95, 0.95, 0.95], "c": [1.2]})
     assert configs.choose_config(("close-call",), ("a", "b", "c"), timer) == "b"
     assert timed == ["a", "b", "c"] + ["a", "b"] * configs.REMATCH_ROUNDS
-    configs.clear_choices()
 
 
-def test_the_rematch_compares_its_own_timings_and_leaves_the_first_timings_out(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_the_rematch_compares_its_own_timings_and_leaves_the_first_timings_out(autotuned):
     timed = []
     # v0.43: the first timings were taken at another moment for each candidate, on a clock that moves (the first
     # candidates timed ran 3-10% faster). "a"'s first timing is 6% ahead of "b"'s; in the rematch, timed
     # alternately, "b" leads 0.97 to 1.00. With the first timings counted the medians would be 0.96 and 0.97 ("a").
     timer = _timings_in_turn(timed, {"a": [0.85, 1.00, 0.96, 1.00], "b": [0.90, 0.97, 0.97, 0.97]})
     assert configs.choose_config(("rematch-only",), ("a", "b"), timer) == "b"
-    configs.clear_choices()
 
 
-def test_with_an_alternating_timer_the_rematch_times_the_leaders_together_in_each_round(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_with_an_alternating_timer_the_rematch_times_the_leaders_together_in_each_round(autotuned):
     timed, rounds = [], []
     # "a" and "b" close on their first timings, "c" far behind: each round times "a" and "b" in one turn (the
     # launchers' shuffled call-by-call timing), never alone; "b" leads in every round.
@@ -208,70 +197,52 @@ def test_with_an_alternating_timer_the_rematch_times_the_leaders_together_in_eac
     assert configs.tuning_timings(("alternating",)) == (("a", (1.00,) + (1.00,) * configs.REMATCH_ROUNDS),
                                                          ("b", (1.02,) + (0.97,) * configs.REMATCH_ROUNDS),
                                                          ("c", (1.2,)))
-    configs.clear_choices()
 
 
-def test_at_most_four_close_candidates_are_timed_again(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_at_most_four_close_candidates_are_timed_again(autotuned):
     timed = []
     # Five candidates within 4% of each other: the four fastest first timings are re-timed, "e" is not.
     timer = _timings_in_turn(timed, {"a": [1.00, 1.00, 1.00, 1.00], "b": [1.01, 0.90, 0.90, 0.90],
                                      "c": [1.02, 1.0, 1.0, 1.0], "d": [1.03, 1.0, 1.0, 1.0], "e": [1.04]})
     assert configs.choose_config(("five-close",), ("a", "b", "c", "d", "e"), timer) == "b"
     assert timed == ["a", "b", "c", "d", "e"] + ["a", "b", "c", "d"] * configs.REMATCH_ROUNDS
-    configs.clear_choices()
 
 
-def test_a_clear_winner_is_not_timed_again(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_clear_winner_is_not_timed_again(autotuned):
     timed = []
     # 20% apart: past the near-miss window (15%), inside SLOW_WINDOW (30%).
     timer = _timings_in_turn(timed, {"a": [1.00], "b": [1.20]})
     assert configs.choose_config(("clear-win",), ("a", "b"), timer) == "a"
     assert timed == ["a", "b"]
-    configs.clear_choices()
 
 
-def test_a_near_miss_is_timed_once_more_and_stays_behind_when_slow_again(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_near_miss_is_timed_once_more_and_stays_behind_when_slow_again(autotuned):
     timed = []
     # "b" 10% behind (past the 8% close-call margin, within NEAR_MISS): a second timing, 12% behind again.
     timer = _timings_in_turn(timed, {"a": [1.00, 1.00], "b": [1.10, 1.12]})
     assert configs.choose_config(("near-miss-slow",), ("a", "b"), timer) == "a"
     assert timed == ["a", "b", "b", "a"]
-    configs.clear_choices()
 
 
-def test_a_near_miss_whose_second_timing_comes_close_enters_the_rematch(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_near_miss_whose_second_timing_comes_close_enters_the_rematch(autotuned):
     timed = []
     # v0.39's call 9 at d=128 causal 16k: the persistent form's one timing came 9% slow. "b"'s second timing is
     # 1% behind, so both are re-timed alternately and the medians (1.00 vs 0.96) pick "b".
     timer = _timings_in_turn(timed, {"a": [1.00, 1.00, 1.00, 1.00, 1.00], "b": [1.09, 1.01, 0.96, 0.96, 0.96]})
     assert configs.choose_config(("near-miss-close",), ("a", "b"), timer) == "b"
     assert timed == ["a", "b", "b", "a"] + ["a", "b"] * configs.REMATCH_ROUNDS
-    configs.clear_choices()
 
 
-def test_a_candidate_far_behind_in_its_first_timing_is_timed_once_more_and_ranked_by_the_lower(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_candidate_far_behind_in_its_first_timing_is_timed_once_more_and_ranked_by_the_lower(autotuned):
     timed = []
     # "b"'s first timing caught a slow window (2.5x "a"); its second is 10% ahead of "a", past the close-call
     # margin, so it wins without a rematch.
     timer = _timings_in_turn(timed, {"a": [1.0, 1.0], "b": [2.5, 0.9]})
     assert configs.choose_config(("slow-window",), ("a", "b"), timer) == "b"
     assert timed == ["a", "b", "b", "a"]
-    configs.clear_choices()
 
 
-def test_a_second_look_that_comes_close_to_the_fastest_enters_the_rematch(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_second_look_that_comes_close_to_the_fastest_enters_the_rematch(autotuned):
     timed = []
     # "b" ranks at 1.02 after its second look (within 8% of "a"); the rematch's medians (1.00 vs 0.95) pick it.
     timer = _timings_in_turn(timed, {"a": [1.0, 1.0, 1.0, 1.0, 1.0], "b": [2.0, 1.02, 0.95, 0.95, 0.95]})
@@ -279,24 +250,18 @@ def test_a_second_look_that_comes_close_to_the_fastest_enters_the_rematch(monkey
     assert timed == ["a", "b", "b", "a"] + ["a", "b"] * configs.REMATCH_ROUNDS
     assert configs.tuning_timings(("second-look-close",)) == (("a", (1.0, 1.0, 1.0, 1.0, 1.0)),
                                                                ("b", (2.0, 1.02, 0.95, 0.95, 0.95)))
-    configs.clear_choices()
 
 
-def test_a_second_look_is_compared_with_a_second_timing_of_the_fastest(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_second_look_is_compared_with_a_second_timing_of_the_fastest(autotuned):
     timed = []
     # v0.43 call 4, d=256 fp16 non-causal 2k (ms): "a"'s one timing came right after the warm-up, on a slow clock;
     # "b", a near miss, got a second timing later, 8% ahead of it. "a" timed again too comes out ahead by 10%.
     timer = _timings_in_turn(timed, {"a": [0.5007, 0.4176], "b": [0.5411, 0.4613]})
     assert configs.choose_config(("second-look-against-the-fastest",), ("a", "b"), timer) == "a"
     assert timed == ["a", "b", "b", "a"]
-    configs.clear_choices()
 
 
-def test_a_second_look_times_every_close_candidate_again_with_the_fastest(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_second_look_times_every_close_candidate_again_with_the_fastest(autotuned):
     timed = []
     # v0.44 call 3, d=256 fp16 non-causal 2k (ms): "a" (one tile) and "b" (persistent) 0.4% apart on the slow clock
     # after the warm-up, "c" and "d" near misses. Timing only "a" again (0.451) left "b"'s one timing 13% behind and
@@ -306,27 +271,20 @@ def test_a_second_look_times_every_close_candidate_again_with_the_fastest(monkey
                                      "c": [0.5648, 0.5204], "d": [0.5612, 0.5370]})
     assert configs.choose_config(("close-ones-again",), ("a", "b", "c", "d"), timer) == "b"
     assert timed[:8] == ["a", "b", "c", "d", "c", "d", "b", "a"]  # slowest first, the fastest last
-    configs.clear_choices()
 
 
-def test_a_candidate_slow_in_both_timings_is_not_chosen_and_the_slowest_is_looked_at_first(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_candidate_slow_in_both_timings_is_not_chosen_and_the_slowest_is_looked_at_first(autotuned):
     timed = []
     timer = _timings_in_turn(timed, {"a": [1.0, 1.0], "b": [1.5, 1.4], "c": [3.0, 2.9]})
     assert configs.choose_config(("slow-twice",), ("a", "b", "c"), timer) == "a"
     assert timed == ["a", "b", "c", "c", "b", "a"]  # the fastest last
-    configs.clear_choices()
 
 
-def test_a_candidate_that_does_not_fit_the_device_is_not_timed_again(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_a_candidate_that_does_not_fit_the_device_is_not_timed_again(autotuned):
     timed = []
     timer = _timings_in_turn(timed, {"a": [1.0], "b": [float("inf")]})
     assert configs.choose_config(("no-fit-once",), ("a", "b"), timer) == "a"
     assert timed == ["a", "b"]
-    configs.clear_choices()
 
 
 def test_the_timings_behind_a_choice_are_kept_until_the_choices_are_cleared(monkeypatch):
@@ -341,9 +299,7 @@ def test_the_timings_behind_a_choice_are_kept_until_the_choices_are_cleared(monk
     assert configs.tuning_timings(("kept",)) == ()
 
 
-def test_prepare_sees_the_candidates_just_before_they_are_timed_and_not_once_the_choice_is_cached(monkeypatch):
-    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
-    configs.clear_choices()
+def test_prepare_sees_the_candidates_just_before_they_are_timed_and_not_once_the_choice_is_cached(autotuned):
     events = []
 
     def time_config(option):
@@ -354,7 +310,6 @@ def test_prepare_sees_the_candidates_just_before_they_are_timed_and_not_once_the
     configs.choose_config(("prepare-key",), ("slow", "fast"), time_config, prepare=prepare)
     configs.choose_config(("prepare-key",), ("slow", "fast"), time_config, prepare=prepare)
     assert events == [("prepared", ("slow", "fast")), ("timed", "slow"), ("timed", "fast")]
-    configs.clear_choices()
 
 
 def test_prepare_is_not_called_for_a_single_candidate_or_without_autotuning(monkeypatch):
