@@ -237,8 +237,17 @@ KV_HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at 
 # the grid's shape.
 _NON_CAUSAL_D256_CASES = [CorrectnessCase("d256 GQA 8/2 1000x1500 fp16", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16),
                           CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)]
+D256_OUTPUT_FROM_REGISTERS_PATH = "forward: Gluon, persistent, d=256 output from registers, 16-byte stores"
+D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH = ("forward: Gluon, persistent, d=256 output from registers, 16-byte stores, "
+                                          "claims")
+# The grid's d=256 shape at 1k, both masks: every program takes several tiles, so the Q hand-back at a tile's end and
+# the next tile's loads run many times per program.
+_GRID_D256_CASES = [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256),
+                    CorrectnessCase("d256 causal 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256, causal=True)]
 PATH_EXTRA_CASES = {
     SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
+    D256_OUTPUT_FROM_REGISTERS_PATH: _GRID_D256_CASES,
+    D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: _GRID_D256_CASES,
     HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
     KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
 }
@@ -422,6 +431,16 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True, noncausal_claims=False),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True, noncausal_claims=False),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True)),
+        # v0.45 (prepared): d=256's persistent form storing its output from registers 16 bytes at a time (Q handed
+        # back when the key loop ends), and the same claiming its tiles (the causal dynamic list, non-causal claims);
+        # d=64 and d=128 their tuned forms. PATH_EXTRA_CASES adds the grid's d=256 1k shape, both masks.
+        D256_OUTPUT_FROM_REGISTERS_PATH: gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
+            replace(persistent_d256, output_from_registers=True, wide_stores=True)),
+        D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
+            replace(persistent_d256, output_from_registers=True, wide_stores=True, balanced_schedule=True,
+                    dynamic_schedule=True, noncausal_claims=True)),
         # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
         # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);
         # the same with the 4-byte stores they had before (d=256's tuned form does not store from registers).

@@ -550,6 +550,24 @@ Check path first: "forward: Gluon, persistent, tuned options, Q in registers at 
 Outcome (v0.42 call 5, results/2026-12-02_h200_v0.42/call5_probe_fwd_run48.txt; check path 17/17 PASS), tuned / Q in
 registers, TFLOP/s: non-causal 1k 550 / 562, 2k 605 / 608, 16k 650 / 654; causal 1k 390 / 382, 2k 522 / 499, 16k
 641 / 613. +0.5-2.2% non-causal, -2% to -4% causal: not a candidate.
+
+Run 49 (v0.45): d=256's persistent form (64-key blocks, separate K/V slots; the tuned choice at every d=256 forward
+point of v0.44's grid) stages its output through Q's buffer: per tile and consumer a 32 KB shared store, an O
+descriptor written in the kernel, a TMA store waited for, and only then Q handed back, so the next tile's 64 KB Q
+load starts after all of that. Stored from registers instead (``output_from_registers``, never timed at d=256; its
+check path has run it since v0.14), Q is handed back when the key loop ends and the loader fetches the next tile's
+first key block before its Q (``KV_FIRST``). Compiled for sm_90a on the CPU: 168 registers, no stack non-causal,
+causal stack 64 -> 24 B (4-byte stores) or 56 B (16-byte stores). Prediction: non-causal 1k +2-4%, 2k +1-2%, 16k
+level (+-1%); causal 1k +3-5%, 2k +2-3%; 16-byte stores +1-2% more at N <= 2k (as at d=128, v0.32); the early Q
+hand-back on top level (it lost at d=128 for its code, v0.24); the dynamic lists -2% to +3% (v0.37 run 44 on the
+staged form).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 256 \
+        --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:16384 causal:1024 causal:2048 \
+        causal:16384 --forms "tuned persistent" "d=256 persistent, output from registers" \
+        "d=256 persistent, output from registers, 16-byte stores" \
+        "d=256 persistent, output from registers, 16-byte stores, Q handed back early" \
+        "d=256 persistent, output from registers, 16-byte stores, claims"
 """
 
 import argparse
@@ -823,6 +841,23 @@ FORMS = {
         64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][1], noncausal_claims=False),),
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], noncausal_claims=False),),
         256: (configs.FORWARD_GLUON_CANDIDATES[256][1],)}}),
+    # v0.45 (run 49): d=256's persistent form storing its output from registers (Q handed back when the key loop ends),
+    # with 16-byte stores, with Q handed back after the last score product, and claiming its tiles (dynamic causal
+    # list, non-causal claims).
+    "d=256 persistent, output from registers": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1], output_from_registers=True),)}}),
+    "d=256 persistent, output from registers, 16-byte stores": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
+                                                               output_from_registers=True, wide_stores=True),)}}),
+    "d=256 persistent, output from registers, 16-byte stores, Q handed back early": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
+                                                               output_from_registers=True, wide_stores=True,
+                                                               early_q_release=True),)}}),
+    "d=256 persistent, output from registers, 16-byte stores, claims": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {256: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
+                                                               output_from_registers=True, wide_stores=True,
+                                                               balanced_schedule=True, dynamic_schedule=True,
+                                                               noncausal_claims=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
