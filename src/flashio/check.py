@@ -437,6 +437,10 @@ def forced_paths() -> dict:
         D256_OUTPUT_FROM_REGISTERS_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
             replace(persistent_d256, output_from_registers=True, wide_stores=True)),
+        # v0.45 (prepared): d=128's tuned persistent form with separate K and V slots in its three-slot ring.
+        "forward: Gluon, persistent, d=128 tuned options, separate K/V slots": gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][1],
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True), configs.FORWARD_GLUON_CANDIDATES[256][1]),
         D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
             replace(persistent_d256, output_from_registers=True, wide_stores=True, balanced_schedule=True,

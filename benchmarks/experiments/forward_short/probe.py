@@ -568,6 +568,20 @@ staged form).
         "d=256 persistent, output from registers, 16-byte stores" \
         "d=256 persistent, output from registers, 16-byte stores, Q handed back early" \
         "d=256 persistent, output from registers, 16-byte stores, claims"
+
+Run 50 (v0.45): d=128's tuned persistent form with its three-slot ring split into K and V slots with their own
+barriers (``split_kv`` at three stages: 3 x 32 KB of K, 3 x 32 KB of V, the same 225 KB; never timed at d=128 with
+three slots: v0.15's split form had two). K_j's slot is refilled once S_j is computed instead of after P_j V_j, so
+at a tile's end the next tile's first K blocks load while the last softmax, P V product and epilogue run, and the
+consumers may drift a block apart. Compiled for sm_90a on the CPU: 168 registers, no stack (causal stack 8 -> 0 B);
+with ping-pong turns causal 8 B. Q in registers (run 48's form) again beside them, non-causal its only gain then.
+Prediction: separate slots +1-3% at 1k, +0-1% at 2k, 16k level to -1%; with ping-pong -2% to +2% (ping-pong on the
+shared ring lost 1-4% in v0.26); Q in registers as run 48 (+0.5-2% non-causal, -2% to -4% causal).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 \
+        --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:16384 causal:1024 causal:2048 \
+        causal:16384 --forms "tuned persistent" "tuned persistent, separate K/V slots" \
+        "tuned persistent, separate K/V slots, ping-pong" "tuned persistent, Q in registers"
 """
 
 import argparse
@@ -858,6 +872,13 @@ FORMS = {
                                                                output_from_registers=True, wide_stores=True,
                                                                balanced_schedule=True, dynamic_schedule=True,
                                                                noncausal_claims=True),)}}),
+    # v0.45 (run 50): d=128's tuned persistent form with separate K and V slots in its three-slot ring (K_j's slot
+    # refilled once S_j is computed), alone and with ping-pong turns.
+    "tuned persistent, separate K/V slots": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True),)}}),
+    "tuned persistent, separate K/V slots, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True,
+                                                               pingpong=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
