@@ -681,12 +681,12 @@ def test_a_host_descriptor_spans_batch_head_row_and_column_with_one_head_rows_a_
 
 @pytest.mark.parametrize("shape, layout, expand, host", [
     ((2, 8, 128, 256), "bhnd", False, 2),
-    ((2, 128, 8, 256), "bnhd", False, 0),
+    ((2, 128, 8, 256), "bnhd", False, 2),
     ((2, 1, 128, 256), "bhnd", True, 0),
 ], ids=["(B, H, N, D)", "(B, N, H, D)", "heads broadcast"])
-def test_host_descriptors_apply_only_to_the_layouts_they_ran_on(shape, layout, expand, host):
-    # v0.44: the four-dimensional host descriptors were checked on the H200 over (B, H, N, D) inputs only; other
-    # strides (heads inside rows, a head dimension of stride 0) run the in-kernel descriptors' form.
+def test_host_descriptors_apply_to_inputs_without_broadcast_dimensions(shape, layout, expand, host):
+    # The four-dimensional host descriptors take (B, H, N, D) and (B, N, H, D) inputs (v0.44, v0.45 check paths); a
+    # head dimension broadcast with stride 0 runs the in-kernel descriptors' form.
     tensor = torch.empty(shape)
     if expand:
         tensor = tensor.expand(2, 8, 128, 256)

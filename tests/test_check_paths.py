@@ -211,5 +211,30 @@ def test_the_host_descriptor_path_adds_non_causal_d256_shapes_with_rows_past_the
     # v0.44: the role-split backward through host descriptors; PATH_CASES' d=256 shapes are all causal.
     cases = check.PATH_EXTRA_CASES[check.HOST_DESCRIPTORS_PATH]
     assert check.PATH_EXTRA_CASES[check.KV_HOST_DESCRIPTORS_PATH] == cases
-    assert all(case.head_dim == 256 and not case.causal for case in cases)
-    assert any(case.kv_heads < case.heads and case.seqlen_q % 64 and case.seqlen_k % 64 for case in cases)
+    assert all(case.head_dim == 256 for case in cases)
+    heads_first = [case for case in cases if case.layout == "bhnd"]
+    assert heads_first and not any(case.causal for case in heads_first)
+    assert any(case.kv_heads < case.heads and case.seqlen_q % 64 and case.seqlen_k % 64 for case in heads_first)
+
+
+def test_the_host_descriptor_paths_add_flash_attn_layout_cases_of_both_masks():
+    # v0.45: (B, N, H, D) inputs take the host descriptors too; their cases cover both masks, grouped heads and
+    # lengths off the 64-row boxes.
+    for path in (check.HOST_DESCRIPTORS_PATH, check.KV_HOST_DESCRIPTORS_PATH):
+        cases = [case for case in check.PATH_EXTRA_CASES[path] if case.layout == "bnhd"]
+        assert {case.causal for case in cases} == {False, True}
+        assert any(case.kv_heads < case.heads and case.seqlen_q % 64 for case in cases)
+
+
+def test_a_flash_attn_layout_case_passes_views_with_the_head_stride_below_the_row_stride(monkeypatch):
+    # The case's tensors reach the library as (B, H, N, D) views of (B, N, H, D) memory.
+    seen = []
+
+    def record(query, key, value, **kwargs):
+        seen.extend(t.stride() for t in (query, key, value))
+        return flashio.attention_reference(query, key, value, causal=kwargs.get("causal", False))
+
+    monkeypatch.setattr(flashio, "attention", record)
+    case = check.CorrectnessCase("tiny (B, N, H, D)", 1, 2, 2, 16, 16, 16, dtype=torch.float32, layout="bnhd")
+    check.run_correctness_case(case, device="cpu")
+    assert seen and all(head < row for _, head, row, _ in seen)

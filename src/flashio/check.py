@@ -48,6 +48,9 @@ class CorrectnessCase:
     varlen: bool = False
     deterministic: bool = False
     key_spikes: bool = False  # a late band of keys 6x larger: rows' score maxima jump mid-sequence
+    # "bnhd": Q, K, V and dO made as (batch, row, head, column) tensors (flash-attn's layout) and passed as their
+    # (batch, head, row, column) views, so that the head stride is below the row stride.
+    layout: str = "bhnd"
 
 
 def _max_err(a: torch.Tensor, b: torch.Tensor) -> float:
@@ -64,10 +67,20 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
     from flashio import launchers
 
     torch.manual_seed(zlib.crc32(case.name.encode()))  # not hash(): Python salts str hashes per process
-    shape_q = (case.batch, case.heads, case.seqlen_q, case.head_dim)
-    shape_k = (case.batch, case.kv_heads, case.seqlen_k, case.head_dim)
-    q = torch.randn(shape_q, device=device, dtype=case.dtype, requires_grad=True)
-    k = torch.randn(shape_k, device=device, dtype=case.dtype)
+    if case.layout not in ("bhnd", "bnhd"):
+        raise ValueError(f"CorrectnessCase.layout is 'bhnd' or 'bnhd', got {case.layout!r}")
+
+    def randn(batch: int, heads: int, seqlen: int, requires_grad: bool = False) -> torch.Tensor:
+        """A (batch, heads, seqlen, head_dim) tensor: contiguous, or the view of a contiguous (batch, seqlen, heads,
+        head_dim) one (a leaf either way, so that gradients are taken with respect to it)."""
+        if case.layout == "bnhd":
+            x = torch.randn(batch, seqlen, heads, case.head_dim, device=device, dtype=case.dtype).transpose(1, 2)
+        else:
+            x = torch.randn(batch, heads, seqlen, case.head_dim, device=device, dtype=case.dtype)
+        return x.requires_grad_(requires_grad)
+
+    q = randn(case.batch, case.heads, case.seqlen_q, requires_grad=True)
+    k = randn(case.batch, case.kv_heads, case.seqlen_k)
     if case.key_spikes:
         # A band of 96 keys five eighths along, scaled 6x: its scores (in log2 units, std ~8.7 at d=128) exceed
         # the rows' running maxima from the earlier blocks by far more than a conditionally rescaling softmax
@@ -75,8 +88,8 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
         band = slice(case.seqlen_k * 5 // 8, case.seqlen_k * 5 // 8 + 96)
         k[:, :, band] *= 6
     k.requires_grad_()
-    v = torch.randn(shape_k, device=device, dtype=case.dtype, requires_grad=True)
-    dout = torch.randn(shape_q, device=device, dtype=case.dtype)
+    v = randn(case.batch, case.kv_heads, case.seqlen_k, requires_grad=True)
+    dout = randn(case.batch, case.heads, case.seqlen_q)
     block_mask = None
     block_size = (128, 128)
     if case.block_sparse:
@@ -237,6 +250,13 @@ KV_HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at 
 # the grid's shape.
 _NON_CAUSAL_D256_CASES = [CorrectnessCase("d256 GQA 8/2 1000x1500 fp16", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16),
                           CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)]
+# v0.45: the same shapes (and a causal one) in flash-attn's (batch, row, head, column) layout, whose head stride is
+# below its row stride: the host descriptors' boxes walk those strides in another order.
+_FLASH_ATTN_LAYOUT_D256_CASES = [
+    CorrectnessCase("d256 GQA 8/2 1000x1500 fp16, (B, N, H, D)", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16,
+                    layout="bnhd"),
+    CorrectnessCase("d256 1k, the grid's 16x8 heads, (B, N, H, D)", 16, 8, 8, 1024, 1024, 256, layout="bnhd"),
+    CorrectnessCase("d256 causal 1500x1000, (B, N, H, D)", 2, 8, 8, 1500, 1000, 256, causal=True, layout="bnhd")]
 D256_OUTPUT_FROM_REGISTERS_PATH = "forward: Gluon, persistent, d=256 output from registers, 16-byte stores"
 D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH = ("forward: Gluon, persistent, d=256 output from registers, 16-byte stores, "
                                           "claims")
@@ -248,8 +268,8 @@ PATH_EXTRA_CASES = {
     SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
     D256_OUTPUT_FROM_REGISTERS_PATH: _GRID_D256_CASES,
     D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: _GRID_D256_CASES,
-    HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
-    KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES,
+    HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
+    KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
 }
 
 

@@ -890,11 +890,11 @@ def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], ba
 
 
 def host_descriptor_form(config: TileConfig, strides: Sequence[tuple[int, int, int, int]]) -> TileConfig:
-    """``config``, or its form with in-kernel descriptors (``host_descriptors=0``) for inputs whose (batch, head, row)
-    strides are not each at least the next one's (a head dimension broadcast with stride 0, or (B, N, H, D) inputs,
-    whose head stride is below the row stride): the host descriptors' four-dimensional boxes have run on the H200 over
-    (B, H, N, D) tensors only (v0.44), the per-head in-kernel descriptors over every layout."""
-    if config.host_descriptors and not all(b >= h >= n > 0 for b, h, n, _ in strides):
+    """``config``, or its form with in-kernel descriptors (``host_descriptors=0``) for inputs with a (batch, head, row)
+    stride of 0 (a dimension broadcast by ``expand``): the copy engine's descriptors take only positive strides,
+    while the per-head in-kernel descriptors never see the batch and head strides. (B, H, N, D) and (B, N, H, D)
+    inputs both take the host descriptors (checked on the H200: v0.44 and v0.45)."""
+    if config.host_descriptors and not all(b > 0 and h > 0 and n > 0 for b, h, n, _ in strides):
         return replace(config, host_descriptors=0)
     return config
 
