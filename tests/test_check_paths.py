@@ -238,3 +238,22 @@ def test_a_flash_attn_layout_case_passes_views_with_the_head_stride_below_the_ro
     case = check.CorrectnessCase("tiny (B, N, H, D)", 1, 2, 2, 16, 16, 16, dtype=torch.float32, layout="bnhd")
     check.run_correctness_case(case, device="cpu")
     assert seen and all(head < row for _, head, row, _ in seen)
+
+
+def test_case_head_dims_keep_only_those_cases_on_the_default_and_forced_paths(monkeypatch):
+    # A device call checking a path forced for d=256's kernels runs its d=256 cases only.
+    from types import SimpleNamespace
+
+    ran = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_properties",
+                        lambda index: SimpleNamespace(name="stand-in", multi_processor_count=132))
+    monkeypatch.setattr(check, "run_correctness_case",
+                        lambda case: ran.append(case) or {"ok": True, "details": [], "case": case.name})
+    assert check.main(["--skip-timing", "--case-timeout", "0", "--paths",
+                       check.D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH, "--case-head-dims", "256"]) == 0
+    expected_path_cases = [case for case in check.PATH_CASES + check.PATH_EXTRA_CASES[
+        check.D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH] if case.head_dim == 256]
+    default_cases = [case for case in check.CORRECTNESS_CASES if case.head_dim == 256]
+    assert ran == default_cases + expected_path_cases
+    assert len(expected_path_cases) >= 3

@@ -742,6 +742,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                              "K = 1..N cover them all (the whole check takes longer than one 600 s device call)")
     parser.add_argument("--skip-default-cases", action="store_true",
                         help="run the correctness cases only with paths forced (after a full check has passed)")
+    parser.add_argument("--case-head-dims", type=int, nargs="+", default=None, metavar="D",
+                        help="only the correctness cases of these head dims (a path forced for one head dim's "
+                             "kernels need not spend device time on the others' cases)")
     parser.add_argument("--head-dims", type=int, nargs="+", default=[64, 128])
     parser.add_argument("--seqlens", type=int, nargs="+", default=[1024, 2048, 4096, 8192, 16384])
     parser.add_argument("--causal", choices=["both", "yes", "no"], default="both")
@@ -791,7 +794,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"  {'PASS' if result['ok'] else 'FAIL'}  {case.name}: {'; '.join(result['details'])}", flush=True)
             return int(not result["ok"])
 
-        for case in [] if args.skip_default_cases else CORRECTNESS_CASES:
+        def wanted(cases: list) -> list:
+            return [case for case in cases if args.case_head_dims is None or case.head_dim in args.case_head_dims]
+
+        for case in [] if args.skip_default_cases else wanted(CORRECTNESS_CASES):
             failures += check_case(case)
         if not args.skip_paths:
             paths = forced_paths()
@@ -799,7 +805,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                 environment, candidate_lists = paths[path_name]
                 print(f"forced path: {path_name}", flush=True)
                 with forcing(environment, candidate_lists):
-                    for case in PATH_CASES + PATH_EXTRA_CASES.get(path_name, []):
+                    for case in wanted(PATH_CASES + PATH_EXTRA_CASES.get(path_name, [])):
                         failures += check_case(case, path_name)
         if previous is None:
             del os.environ["FLASHIO_AUTOTUNE"]

@@ -447,9 +447,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
                      noncausal_claims=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
+    # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
+    # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
+    # first key block loaded before its Q): RESULTS.
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),
-          TileConfig(128, 64, 4, 2, "gluon")),
+          TileConfig(128, 64, 4, 2, "gluon"),
+          TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True, output_from_registers=True,
+                     wide_stores=True)),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the
