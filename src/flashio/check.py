@@ -251,7 +251,8 @@ KV_HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at 
 _NON_CAUSAL_D256_CASES = [CorrectnessCase("d256 GQA 8/2 1000x1500 fp16", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16),
                           CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)]
 # v0.45: the same shapes (and a causal one) in flash-attn's (batch, row, head, column) layout, whose head stride is
-# below its row stride: the host descriptors' boxes walk those strides in another order.
+# below its row stride: the host descriptors' boxes walk those strides in another order (both paths 3/3 PASS on the
+# H200, v0.45 call 2).
 _FLASH_ATTN_LAYOUT_D256_CASES = [
     CorrectnessCase("d256 GQA 8/2 1000x1500 fp16, (B, N, H, D)", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16,
                     layout="bnhd"),
@@ -451,13 +452,15 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][1], split_tail=True, noncausal_claims=False),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_tail=True, noncausal_claims=False),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][1], split_tail=True)),
-        # v0.45 (prepared): d=256's persistent form storing its output from registers 16 bytes at a time (Q handed
-        # back when the key loop ends), and the same claiming its tiles (the causal dynamic list, non-causal claims);
-        # d=64 and d=128 their tuned forms. PATH_EXTRA_CASES adds the grid's d=256 1k shape, both masks.
+        # v0.45: d=256's persistent form storing its output from registers 16 bytes at a time (Q handed back when
+        # the key loop ends; d=256's fourth tuner candidate), and the same claiming its tiles (the causal dynamic
+        # list, non-causal claims; probe run 49: -4% to +6%, not a candidate); d=64 and d=128 their tuned forms.
+        # PATH_EXTRA_CASES adds the grid's d=256 1k shape, both masks.
         D256_OUTPUT_FROM_REGISTERS_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
             replace(persistent_d256, output_from_registers=True, wide_stores=True)),
-        # v0.45 (prepared): d=128's tuned persistent form with separate K and V slots in its three-slot ring.
+        # v0.45: d=128's tuned persistent form with separate K and V slots in its three-slot ring (probe run 50:
+        # level to -10%, not a candidate).
         "forward: Gluon, persistent, d=128 tuned options, separate K/V slots": gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][1],
             replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True), configs.FORWARD_GLUON_CANDIDATES[256][1]),

@@ -440,16 +440,25 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # (``noncausal_claims``; at non-causal 1k the round-robin's programs with 16 tiles ended 15 µs apart, call 7),
     # non-causal 1k / 2k / 4k / 16k 544 -> 568, 595 -> 611, 617 -> 621, 652 -> 650 TFLOP/s; it replaces it. (d=256's
     # persistent form lost 1-3% at 1k-2k with it.)
+    # v0.45: the same with Q in registers (``q_in_registers``: the consumers load their Q rows into registers once
+    # per tile and hand the buffer back at once) as a sixth candidate: probe runs 48 and 50 (bf16, median of 3
+    # rounds) put it at +0.5-5% non-causal, -2% to -10% causal against the form above (v0.45 call 3's grids: RESULTS).
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
                      noncausal_claims=True),
           TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
-          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True)),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True, q_in_registers=True)),
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
-    # first key block loaded before its Q): RESULTS.
+    # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,
+    # 665 -> 664, 732 -> 693, causal 1k / 2k / 16k 447 -> 434, 557 -> 551, 680 -> 689 TFLOP/s. Mixed, so a fourth
+    # candidate beside it: v0.45's d=256 grids took it at 14 of 20 forward points (causal 4k / 8k 3.5-5% ahead of the
+    # persistent form in the tuner's own timings), the persistent form at causal 1k.
     256: (TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True),
           TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),
           TileConfig(128, 64, 4, 2, "gluon"),

@@ -569,6 +569,15 @@ staged form).
         "d=256 persistent, output from registers, 16-byte stores, Q handed back early" \
         "d=256 persistent, output from registers, 16-byte stores, claims"
 
+Outcome (v0.45 call 1, results/2026-12-02_h200_v0.45/call1/call1_probe_fwd_run49.txt; both check paths 4/4 PASS),
+TFLOP/s, cuDNN / tuned persistent / from registers 4-byte / 16-byte / 16-byte + Q early / 16-byte + claims:
+non-causal 1k 597 / 601 / 520 / 615 / 572 / 602, 2k 620 / 665 / 601 / 664 / 614 / 638, 16k 655 / 732 / 681 / 693 /
+660 / 729; causal 1k 452 / 447 / 389 / 434 / 421 / 441, 2k 507 / 557 / 510 / 551 / 529 / 564, 16k 579 / 680 / 704 /
+689 / 647 / 720. The 4-byte stores lost 7-14% but at causal 16k (+3.5%; prediction +2-5%: wrong; a consumer's 64x256
+block is 64 four-byte store instructions a thread against 16 wide ones, the likely cause, not measured); the 16-byte stores +2.3% at non-causal 1k only, level at 2k, -5% non-causal 16k, -3% causal
+1k (wrong but for non-causal 1k); the early hand-back -5% to -8%; the claims -4% to +6%. The 16-byte form goes to
+the tuner as a fourth d=256 candidate (PERFORMANCE.md v0.45: the grid took it at 14 of 20 forward points).
+
 Run 50 (v0.45): d=128's tuned persistent form with its three-slot ring split into K and V slots with their own
 barriers (``split_kv`` at three stages: 3 x 32 KB of K, 3 x 32 KB of V, the same 225 KB; never timed at d=128 with
 three slots: v0.15's split form had two). K_j's slot is refilled once S_j is computed instead of after P_j V_j, so
@@ -582,6 +591,13 @@ shared ring lost 1-4% in v0.26); Q in registers as run 48 (+0.5-2% non-causal, -
         --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:16384 causal:1024 causal:2048 \
         causal:16384 --forms "tuned persistent" "tuned persistent, separate K/V slots" \
         "tuned persistent, separate K/V slots, ping-pong" "tuned persistent, Q in registers"
+
+Outcome (v0.45 call 2, results/2026-12-02_h200_v0.45/call2/call2_probe_fwd_run50.txt; check path 9/9 PASS), TFLOP/s,
+cuDNN / tuned / separate slots / with ping-pong / Q in registers: non-causal 1k 591 / 566 / 543 / 545 / 580, 2k 600
+/ 608 / 591 / 582 / 640, 16k 623 / 656 / 638 / 629 / 667; causal 1k 433 / 390 / 392 / 386 / 383, 2k 490 / 534 /
+526 / 516 / 517, 16k 559 / 700 / 633 / 634 / 628. Separate slots -3% to -4% non-causal, level causal 1k, -1.5%
+causal 2k, -10% causal 16k (prediction +1-3% at 1k: wrong); ping-pong no better; Q in registers as run 48 (+2% to
++5% non-causal, -2% to -10% causal). None is a candidate.
 """
 
 import argparse
