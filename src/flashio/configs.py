@@ -442,7 +442,9 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # persistent form lost 1-3% at 1k-2k with it.)
     # v0.45: the same with Q in registers (``q_in_registers``: the consumers load their Q rows into registers once
     # per tile and hand the buffer back at once) as a sixth candidate: probe runs 48 and 50 (bf16, median of 3
-    # rounds) put it at +0.5-5% non-causal, -2% to -10% causal against the form above (v0.45 call 3's grids: RESULTS).
+    # rounds) put it at +0.5-5% non-causal, -2% to -10% causal against the form above. v0.45 call 3's grids took it
+    # at all ten non-causal d=128 forward points (0.7-4.2% ahead of the next form in the tuner's own medians; the
+    # forwards +1.5-4.3% against v0.44's grid) and at no causal one (1.7-4.1% behind).
     128: (TileConfig(128, 128, 4, 3, "gluon", pipelined=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
