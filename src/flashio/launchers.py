@@ -891,8 +891,8 @@ def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], ba
 
 def host_descriptor_form(config: TileConfig, strides: Sequence[tuple[int, int, int, int]]) -> TileConfig:
     """``config``, or its form with in-kernel descriptors (``host_descriptors=0``) for inputs with a (batch, head, row)
-    stride of 0 (a dimension broadcast by ``expand``): the copy engine's descriptors take only positive strides,
-    while the per-head in-kernel descriptors never see the batch and head strides. (B, H, N, D) and (B, N, H, D)
+    stride of 0 (a dimension broadcast by ``expand``): the host descriptors have not run over such a dimension, while
+    the per-head in-kernel descriptors never see the batch and head strides. (B, H, N, D) and (B, N, H, D)
     inputs both take the host descriptors (checked on the H200: v0.44 and v0.45)."""
     if config.host_descriptors and not all(b > 0 and h > 0 and n > 0 for b, h, n, _ in strides):
         return replace(config, host_descriptors=0)
