@@ -1,6 +1,7 @@
 #!/bin/bash
-# v0.45 call 6: a second sample of the final table on the same code (a fresh machine, empty tuning caches): the d=128,
-# d=256 grids, bf16 and fp16, as in call 3 (d=64 left out: the device time left). Prediction in PERFORMANCE.md v0.45, written before the run.
+# v0.45 call 6: a second sample of the final table on the same code (a fresh machine, empty tuning caches): the d=128
+# and d=256 grids, bf16 and fp16, as in call 3 (d=64 left out: the device time left). Prediction in PERFORMANCE.md
+# v0.45, written before the run.
 set -u
 export PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d)
 for point in 128:bf16 128:fp16 256:bf16 256:fp16; do
