@@ -238,6 +238,8 @@ PATH_CASES = [case for case in CORRECTNESS_CASES if case.name in (
     "d128 1k, late key spikes", "d64 causal 2k, late key spikes")]
 
 SPLIT_TAIL_FORWARD_PATH = "forward: Gluon, persistent, split tail"
+# The grid's d=256 shape at 1k (several tiles or key blocks per program), which several paths add.
+_GRID_D256_1K = CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)
 # Cases a path runs after PATH_CASES: shapes that reach its kernel's new code, which no path case does. The split-tail
 # forward's non-causal path cases with a partial last round (on the H200's 132 programs) are at d=64 (4 tiles cut into
 # 32 one-block pieces) and d=128 (68 tiles in 170 pieces of 1-5 key blocks; 108 tiles in 216 pieces of 1-11 blocks,
@@ -249,24 +251,21 @@ KV_HOST_DESCRIPTORS_PATH = "backward: fused five-product (Gluon), role split at 
 # and both lengths off the 64-row boxes (a head's last rows read as zeros through the descriptors' row dimension), and
 # the grid's shape.
 _NON_CAUSAL_D256_CASES = [CorrectnessCase("d256 GQA 8/2 1000x1500 fp16", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16),
-                          CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)]
+                          _GRID_D256_1K]
 # v0.45: the same shapes (and a causal one) in flash-attn's (batch, row, head, column) layout, whose head stride is
 # below its row stride: the host descriptors' boxes walk those strides in another order (both paths 3/3 PASS on the
 # H200, v0.45 call 2).
 _FLASH_ATTN_LAYOUT_D256_CASES = [
-    CorrectnessCase("d256 GQA 8/2 1000x1500 fp16, (B, N, H, D)", 2, 8, 2, 1000, 1500, 256, dtype=torch.float16,
-                    layout="bnhd"),
-    CorrectnessCase("d256 1k, the grid's 16x8 heads, (B, N, H, D)", 16, 8, 8, 1024, 1024, 256, layout="bnhd"),
-    CorrectnessCase("d256 causal 1500x1000, (B, N, H, D)", 2, 8, 8, 1500, 1000, 256, causal=True, layout="bnhd")]
+    replace(case, name=f"{case.name}, (B, N, H, D)", layout="bnhd") for case in _NON_CAUSAL_D256_CASES + [
+        CorrectnessCase("d256 causal 1500x1000", 2, 8, 8, 1500, 1000, 256, causal=True)]]
 D256_OUTPUT_FROM_REGISTERS_PATH = "forward: Gluon, persistent, d=256 output from registers, 16-byte stores"
 D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH = ("forward: Gluon, persistent, d=256 output from registers, 16-byte stores, "
                                           "claims")
 # The grid's d=256 shape at 1k, both masks: every program takes several tiles, so the Q hand-back at a tile's end and
 # the next tile's loads run many times per program.
-_GRID_D256_CASES = [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256),
-                    CorrectnessCase("d256 causal 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256, causal=True)]
+_GRID_D256_CASES = [_GRID_D256_1K, replace(_GRID_D256_1K, name="d256 causal 1k, the grid's 16x8 heads", causal=True)]
 PATH_EXTRA_CASES = {
-    SPLIT_TAIL_FORWARD_PATH: [CorrectnessCase("d256 1k, the grid's 16x8 heads", 16, 8, 8, 1024, 1024, 256)],
+    SPLIT_TAIL_FORWARD_PATH: [_GRID_D256_1K],
     D256_OUTPUT_FROM_REGISTERS_PATH: _GRID_D256_CASES,
     D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: _GRID_D256_CASES,
     HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,

@@ -117,7 +117,7 @@ class TileConfig:
     backward, one key block per program; v0.44): how many of the loaded tensors reach the kernel as tensor
     descriptors that the launcher made on the host (``launchers.host_descriptor``) instead of descriptors that each
     program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO);
-    inputs not laid out as (B, H, N, D) run the form with 0 (``launchers.host_descriptor_form``).
+    inputs with a batch or head dimension broadcast (stride 0) run the form with 0 (``launchers.host_descriptor_form``).
     """
 
     block_m: int
