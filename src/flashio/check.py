@@ -264,7 +264,19 @@ D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH = ("forward: Gluon, persistent, d=256 out
 # The grid's d=256 shape at 1k, both masks: every program takes several tiles, so the Q hand-back at a tile's end and
 # the next tile's loads run many times per program.
 _GRID_D256_CASES = [_GRID_D256_1K, replace(_GRID_D256_1K, name="d256 causal 1k, the grid's 16x8 heads", causal=True)]
+FORWARD_HOST_Q_PATH = "forward: Gluon, persistent, tuned options, Q host descriptor"
+FORWARD_HOST_QKV_PATH = "forward: Gluon, persistent, tuned options, Q/K/V host descriptors"
+# v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
+# unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
+_FLASH_ATTN_LAYOUT_FORWARD_CASES = [
+    replace(case, name=f"{case.name}, (B, N, H, D)", layout="bnhd") for case in (
+        CorrectnessCase("d128 1k, the grid's 16x16 heads", 16, 16, 16, 1024, 1024, 128),
+        CorrectnessCase("d128 causal 1k, the grid's 16x16 heads", 16, 16, 16, 1024, 1024, 128, causal=True),
+        CorrectnessCase("d64 GQA 8/2 1000x1500 causal fp16", 2, 8, 2, 1000, 1500, 64, causal=True,
+                        dtype=torch.float16))] + _FLASH_ATTN_LAYOUT_D256_CASES
 PATH_EXTRA_CASES = {
+    FORWARD_HOST_Q_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    FORWARD_HOST_QKV_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     SPLIT_TAIL_FORWARD_PATH: [_GRID_D256_1K],
     D256_OUTPUT_FROM_REGISTERS_PATH: _GRID_D256_CASES,
     D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: _GRID_D256_CASES,
@@ -467,6 +479,18 @@ def forced_paths() -> dict:
             configs.FORWARD_GLUON_CANDIDATES[64][1], configs.FORWARD_GLUON_CANDIDATES[128][2],
             replace(persistent_d256, output_from_registers=True, wide_stores=True, balanced_schedule=True,
                     dynamic_schedule=True, noncausal_claims=True)),
+        # v0.46: the tuned persistent forms (d=64's, d=128's two, d=256's storing from registers) with Q's tile loads
+        # through a descriptor made on the host (no per-tile descriptor written and fenced before Q's request), and
+        # with Q's, K's and V's (no descriptor written at all, no wait for the previous tile's loads). d=128's form
+        # with Q in registers takes the Q/K/V path.
+        FORWARD_HOST_Q_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][1], host_descriptors=1),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][2], host_descriptors=1),
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][3], host_descriptors=1)),
+        FORWARD_HOST_QKV_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][1], host_descriptors=3),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][5], host_descriptors=3),
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][1], host_descriptors=3)),
         # Since v0.32 the tuned persistent forms of d=64 and d=128 store their output 16 bytes at a time (words
         # exchanged between the lanes of a row by warp shuffles; forced path "16-byte output stores" in v0.31-v0.32);
         # the same with the 4-byte stores they had before (d=256's tuned form does not store from registers).

@@ -117,7 +117,9 @@ class TileConfig:
     backward, one key block per program; v0.44): how many of the loaded tensors reach the kernel as tensor
     descriptors that the launcher made on the host (``launchers.host_descriptor``) instead of descriptors that each
     program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO);
-    inputs with a batch or head dimension broadcast (stride 0) run the form with 0 (``launchers.host_descriptor_form``).
+    in the persistent Gluon forward (v0.46) 0, 1 (Q) or 3 (Q, K and V: the loader then writes no descriptor and waits
+    for no earlier load at a tile's start); inputs with a batch or head dimension broadcast (stride 0) run the form
+    with 0 (``launchers.host_descriptor_form``).
     """
 
     block_m: int

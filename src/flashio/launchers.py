@@ -102,6 +102,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     if config.noncausal_claims and not (config.persistent and not config.split_tail):
         raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward without split_tail (both "
                          f"decide the non-causal tile list); got {config}")
+    if config.host_descriptors not in (0, 1, 3) or (config.host_descriptors and not config.persistent):
+        raise ValueError(f"host_descriptors is 0, or 1 (Q) or 3 (Q, K, V) in the persistent Gluon forward; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -125,7 +127,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
                 **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),
                 **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}),
-                **({"WIDE_STORES": True} if config.wide_stores else {}))
+                **({"WIDE_STORES": True} if config.wide_stores else {}),
+                **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:
@@ -1015,7 +1018,18 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
         grid = (cdiv(problem.seqlen_q, config.block_m), problem.num_heads, problem.batch)
         if config.path == "gluon":
             _ensure_tma_allocator()
-            arguments = (q, k, v, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
+            config = host_descriptor_form(config, tensor_strides[:3])
+            # host_descriptors: Q (1), and K and V (3) as descriptors made here (host_descriptor), boxes of a
+            # consumer's rows and of a key block.
+            rows = config.block_m // (3 if config.block_m == 192 else 2)
+            loaded = tuple(
+                host_descriptor(t, strides, problem.batch, heads, length, box, problem.head_dim)
+                if config.host_descriptors >= needs else t
+                for t, strides, heads, length, box, needs in (
+                    (q, tensor_strides[0], problem.num_heads, problem.seqlen_q, rows, 1),
+                    (k, tensor_strides[1], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3),
+                    (v, tensor_strides[2], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3)))
+            arguments = (*loaded, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                          problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale)
             constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
                              **gluon_forward_constants(config, problem.head_dim),

@@ -598,6 +598,24 @@ cuDNN / tuned / separate slots / with ping-pong / Q in registers: non-causal 1k 
 526 / 516 / 517, 16k 559 / 700 / 633 / 634 / 628. Separate slots -3% to -4% non-causal, level causal 1k, -1.5%
 causal 2k, -10% causal 16k (prediction +1-3% at 1k: wrong); ping-pong no better; Q in registers as run 48 (+2% to
 +5% non-causal, -2% to -10% causal). None is a candidate.
+
+Run 51 (v0.46): the tuned persistent forms (d=64's, d=128's storing from registers, d=256's storing from registers 16
+bytes at a time) with Q's tile loads through a descriptor that the launcher made on the host (``host_descriptors=1``)
+and with Q's, K's and V's (``=3``). Today the loader writes three per-head descriptors to global memory at every tile
+and fences them, after waiting for the previous tile's loads to land (they read the same scratch slots); the copy
+engine then fetches each new descriptor before the first request through it. Q's request is the one the consumers
+wait for at a tile's start (v0.24: ~6.6% of their stall samples at d=128 non-causal 1k); v0.44 found a program's
+first product 1.25 µs sooner with host descriptors (d=256 backward, K/V). Compiled for sm_90a on the CPU: the same
+168 registers and warpgroup MMAs, d=128 non-causal 5792 -> 5704 (Q) / 5496 (Q/K/V) instructions, the descriptor
+writes gone with them (STS 44 -> 30 / 2). Prediction: Q through the host +2-4% at non-causal 1k, +2-5% at causal 1k
+(shorter tiles, the same wait), +0-2% at 2k, 16k level; Q/K/V as Q at 1k if the loop's loads through four-dimensional
+boxes cost nothing here, else down to -10% at 16k (v0.44: -16% in the backward's Q/dO loop with them, cause not
+found).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 \
+        --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:16384 causal:1024 causal:2048 \
+        causal:16384 --forms "tuned persistent" "tuned persistent, Q host descriptor" \
+        "tuned persistent, Q/K/V host descriptors"
 """
 
 import argparse
@@ -895,6 +913,14 @@ FORMS = {
     "tuned persistent, separate K/V slots, ping-pong": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][2], split_kv=True,
                                                                pingpong=True),)}}),
+    # v0.46 (run 51): the tuned persistent forms with Q's loads, or Q's, K's and V's, through descriptors made on the
+    # host (d=256: its form storing from registers, 16 bytes at a time).
+    "tuned persistent, Q host descriptor": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][i], host_descriptors=1),)
+        for d, i in ((64, 1), (128, 2), (256, 3))}}),
+    "tuned persistent, Q/K/V host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][i], host_descriptors=3),)
+        for d, i in ((64, 1), (128, 2), (256, 3))}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -80,15 +80,18 @@ def _runtime_specialisation(name: str):
 
 
 def _host_descriptor_types(constants: dict) -> dict:
-    """The argument types of K and V (``HOST_DESCRIPTORS`` = 2) or Q, K, V and DO (4) passed as host tensor
-    descriptors (bf16, as
-    ``_POINTERS``), as a launch's specialisation names them: [1, 1, rows, HEAD_DIM] boxes, BLOCK_M query rows and
-    BLOCK_N key rows."""
+    """The argument types of the inputs passed as host tensor descriptors (bf16, as ``_POINTERS``), as a launch's
+    specialisation names them: [1, 1, rows, HEAD_DIM] boxes. The fused backward (``HOST_DESCRIPTORS`` = 2: K and V,
+    4: Q, K, V and DO) boxes BLOCK_M query rows and BLOCK_N key rows; the Gluon forward (it has ``ROWS``; 1: Q, 3: Q,
+    K and V) ROWS query rows, a consumer's."""
     from triton.runtime.jit import mangle_type
 
     types = {}
-    described = (("K", "BLOCK_N"), ("V", "BLOCK_N")) + \
-        ((("Q", "BLOCK_M"), ("DO", "BLOCK_M")) if constants["HOST_DESCRIPTORS"] == 4 else ())
+    count = constants["HOST_DESCRIPTORS"]
+    if "ROWS" in constants:
+        described = (("Q", "ROWS"),) + ((("K", "BLOCK_N"), ("V", "BLOCK_N")) if count == 3 else ())
+    else:
+        described = (("K", "BLOCK_N"), ("V", "BLOCK_N")) + ((("Q", "BLOCK_M"), ("DO", "BLOCK_M")) if count == 4 else ())
     for name, rows in described:
         placeholder = torch.empty(0, device="meta", dtype=torch.bfloat16)
         descriptor = launchers.host_descriptor(placeholder, (0, 0, 0, 1), 1, 1, 1, constants[rows],

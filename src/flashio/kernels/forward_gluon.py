@@ -49,31 +49,42 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _listed_query_range, _paired_block,
                                              _paired_halves, _wait_for_last_loads)
+from flashio.kernels.backward_gluon_split import _as_box
 from flashio.kernels.gluon_claims import claim_entry, claimed_block, claimed_count, issue_claim, release_claims
 from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_rows_wide
 
 
 @gluon.jit
+def _copy_rows(desc, batch, head, row, barrier, tile, HOST: gl.constexpr):
+    """Request the box of rows from ``row`` into the shared ``tile``, completing on ``barrier``: through a per-head
+    descriptor written in the kernel (addressed [row, 0]), or with HOST through the launcher's descriptor over the
+    whole (batch, head, row, column) tensor (addressed [batch, head, row, 0]; ``launchers.host_descriptor``)."""
+    if HOST:
+        tma.async_copy_global_to_shared(desc, [batch, head, row, 0], barrier, _as_box(tile, desc))
+    else:
+        tma.async_copy_global_to_shared(desc, [row, 0], barrier, tile)
+
+
+@gluon.jit
 def _load_key_blocks(k_desc, v_desc, start, end, k_smem, v_smem, kv_ready, kv_empty, it,
                      BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, SPLIT_KV: gl.constexpr,
-                     KV_BYTES: gl.constexpr):
+                     KV_BYTES: gl.constexpr, batch=0, kv_head=0, HOST: gl.constexpr = False):
     """K_j, V_j for the key blocks [start, end) into the ring from position ``it``; returns the position
-    after them."""
+    after them. HOST: ``k_desc`` and ``v_desc`` are the launcher's descriptors (``_copy_rows``)."""
     for start_n in range(start, end, BLOCK_N):
         slot = it % NUM_STAGES
         mbarrier.wait(kv_empty.index(slot), ((it // NUM_STAGES) & 1) ^ 1)
         if SPLIT_KV:  # K and V slots with their own barriers: V's at NUM_STAGES + slot
             mbarrier.expect(kv_ready.index(slot), KV_BYTES // 2)
-            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
+            _copy_rows(k_desc, batch, kv_head, start_n, kv_ready.index(slot), k_smem.index(slot), HOST)
             mbarrier.wait(kv_empty.index(NUM_STAGES + slot), ((it // NUM_STAGES) & 1) ^ 1)
             mbarrier.expect(kv_ready.index(NUM_STAGES + slot), KV_BYTES // 2)
-            tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(NUM_STAGES + slot),
-                                            v_smem.index(slot))
+            _copy_rows(v_desc, batch, kv_head, start_n, kv_ready.index(NUM_STAGES + slot), v_smem.index(slot), HOST)
         else:
             mbarrier.expect(kv_ready.index(slot), KV_BYTES)
-            tma.async_copy_global_to_shared(k_desc, [start_n, 0], kv_ready.index(slot), k_smem.index(slot))
-            tma.async_copy_global_to_shared(v_desc, [start_n, 0], kv_ready.index(slot), v_smem.index(slot))
+            _copy_rows(k_desc, batch, kv_head, start_n, kv_ready.index(slot), k_smem.index(slot), HOST)
+            _copy_rows(v_desc, batch, kv_head, start_n, kv_ready.index(slot), v_smem.index(slot), HOST)
         it += 1
     return it
 
@@ -84,7 +95,8 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
                q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                PERSISTENT: gl.constexpr, SPLIT_KV: gl.constexpr, KV_FIRST: gl.constexpr = False,
-               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1, key_start=0):
+               CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1, key_start=0,
+               HOST_DESCRIPTORS: gl.constexpr = 0):
     """One tile's loads: Q's row blocks (one per consumer, ``CONSUMERS`` of them), then K_j, V_j for the key blocks
     [key_start, end_n) (a split tail's piece starts past 0) into the ring from
     position ``it``; returns the ring position after them. In a persistent program (``tile_iter``-th tile)
@@ -92,39 +104,51 @@ def _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, s
     half waits for its consumer to have handed the buffer back. ``KV_FIRST``: the first key block is loaded
     before Q — a ring slot frees while the consumers still finish the previous tile, Q's buffer only when
     their key loop ends. ``Q_BUFFERS`` = 2: the tiles' Q row blocks alternate between two sets of buffers,
-    so a tile's Q is fetched while the consumers still compute the tile before it."""
-    dtype: gl.constexpr = Q.dtype.element_ty
+    so a tile's Q is fetched while the consumers still compute the tile before it. ``HOST_DESCRIPTORS`` (persistent
+    kernel): 1, Q is the launcher's descriptor (``_copy_rows``), K and V pointers whose per-head descriptors the
+    loader writes; 3, Q, K and V are, and nothing is written or waited for before a tile's first request."""
+    dtype: gl.constexpr = q_smem.dtype
     q_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], dtype)
     kv_tile_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, HEAD_DIM], dtype)
+    HOST_Q: gl.constexpr = HOST_DESCRIPTORS >= 1
+    HOST_KV: gl.constexpr = HOST_DESCRIPTORS == 3
     if PERSISTENT:
-        _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
-        if SPLIT_KV:
-            _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
-        previous = gl.maximum(tile_iter - 1, 0)  # the previous tile's Q loads, in its set of buffers
-        for half in gl.static_range(CONSUMERS):
-            mbarrier.wait(q_ready.index(previous % Q_BUFFERS * CONSUMERS + half), (previous // Q_BUFFERS) & 1,
-                          pred=tile_iter > 0)
-    q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
-                              q_tile_layout)
-    k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
-    v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
-                              kv_tile_layout)
+        if not HOST_KV:  # the in-kernel K/V descriptors below reuse the previous tile's scratch slots
+            _wait_for_last_loads(kv_ready, it, NUM_STAGES, 0)
+            if SPLIT_KV:
+                _wait_for_last_loads(kv_ready, it, NUM_STAGES, NUM_STAGES)
+        if not HOST_Q:
+            previous = gl.maximum(tile_iter - 1, 0)  # the previous tile's Q loads, in its set of buffers
+            for half in gl.static_range(CONSUMERS):
+                mbarrier.wait(q_ready.index(previous % Q_BUFFERS * CONSUMERS + half), (previous // Q_BUFFERS) & 1,
+                              pred=tile_iter > 0)
+    if HOST_Q:
+        q_desc = Q
+    else:
+        q_desc = _head_descriptor(Q, batch, head, stride_qb, stride_qh, stride_qm, seqlen_q, ROWS, HEAD_DIM,
+                                  q_tile_layout)
+    if HOST_KV:
+        k_desc = K
+        v_desc = V
+    else:
+        k_desc = _head_descriptor(K, batch, kv_head, stride_kb, stride_kh, stride_kn, seqlen_k, BLOCK_N, HEAD_DIM,
+                                  kv_tile_layout)
+        v_desc = _head_descriptor(V, batch, kv_head, stride_vb, stride_vh, stride_vn, seqlen_k, BLOCK_N, HEAD_DIM,
+                                  kv_tile_layout)
     KV_BYTES: gl.constexpr = 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8
     ahead = key_start
     if KV_FIRST:
         ahead = gl.minimum(end_n, key_start + BLOCK_N)
         it = _load_key_blocks(k_desc, v_desc, key_start, ahead, k_smem, v_smem, kv_ready, kv_empty, it,
-                              BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
+                              BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES, batch, kv_head, HOST_KV)
     for half in gl.static_range(CONSUMERS):
         q_index = tile_iter % Q_BUFFERS * CONSUMERS + half
         if PERSISTENT:
             mbarrier.wait(q_empty.index(q_index), ((tile_iter // Q_BUFFERS) & 1) ^ 1)
         mbarrier.expect(q_ready.index(q_index), ROWS * HEAD_DIM * dtype.primitive_bitwidth // 8)
-        tma.async_copy_global_to_shared(q_desc, [start_m + half * ROWS, 0], q_ready.index(q_index),
-                                        q_smem.index(q_index))
+        _copy_rows(q_desc, batch, head, start_m + half * ROWS, q_ready.index(q_index), q_smem.index(q_index), HOST_Q)
     return _load_key_blocks(k_desc, v_desc, ahead, end_n, k_smem, v_smem, kv_ready, kv_empty, it,
-                            BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES)
+                            BLOCK_N, NUM_STAGES, SPLIT_KV, KV_BYTES, batch, kv_head, HOST_KV)
 
 
 @gluon.jit
@@ -744,7 +768,8 @@ def _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh,
                  q_ready, q_empty, kv_ready, kv_empty, it, tile_iter, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr, IS_CAUSAL: gl.constexpr, SPLIT_KV: gl.constexpr,
                  KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr, tile_clock,
-                 CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0):
+                 CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
+                 HOST_DESCRIPTORS: gl.constexpr = 0):
     """The persistent loader's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``): its loads
     (``_load_tile``) from K/V ring position ``it`` (returned advanced), and with CLOCK_TILES > 0 their issue times;
     with KEY_RANGES (a split tail's list) only its ``key_blocks`` key blocks from ``key_start``.
@@ -758,7 +783,8 @@ def _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh,
     it = _load_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                     stride_vh, stride_vn, batch, head, head // kv_group_size, start_m, end_n, seqlen_q, seqlen_k,
                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
-                    ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS, key_start)
+                    ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, True, SPLIT_KV, KV_FIRST, CONSUMERS, Q_BUFFERS, key_start,
+                    HOST_DESCRIPTORS)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
     return it
@@ -773,7 +799,8 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        KV_FIRST: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
                        schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
                        claims=None, ids=None, DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False,
-                       CLAIM_AHEAD: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False):
+                       CLAIM_AHEAD: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False,
+                       HOST_DESCRIPTORS: gl.constexpr = 0):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
     this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks only; DYNAMIC: the entries
     of ``schedule`` it claims one by one from the counter ``claims``, each published to the consumers in ``ids``,
@@ -804,7 +831,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                              Q_BUFFERS, tile_clock, CLOCK_TILES)
+                              Q_BUFFERS, tile_clock, CLOCK_TILES, HOST_DESCRIPTORS=HOST_DESCRIPTORS)
             tile_iter += 1
             if CLAIM_AHEAD:
                 index = claimed_count(pending)
@@ -837,7 +864,8 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                              Q_BUFFERS, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start, key_blocks)
+                              Q_BUFFERS, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start, key_blocks,
+                              HOST_DESCRIPTORS)
             tile_iter += 1
         if CLOCK_TILES > 0:
             mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
@@ -849,7 +877,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
                               ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                              Q_BUFFERS, tile_clock, CLOCK_TILES)
+                              Q_BUFFERS, tile_clock, CLOCK_TILES, HOST_DESCRIPTORS=HOST_DESCRIPTORS)
             tile_iter += 1
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, CONSUMERS, 1, CONSUMERS + 1, CLOCK_TILES)
@@ -1073,7 +1101,7 @@ def attention_forward_gluon_persistent_kernel(
     HALF_DIAGONAL: gl.constexpr = False, LISTED: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
     WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None,
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
-    partials=None, SPLIT_TAIL: gl.constexpr = False,
+    partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1107,8 +1135,11 @@ def attention_forward_gluon_persistent_kernel(
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
     gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
+    gl.static_assert(HOST_DESCRIPTORS == 0 or HOST_DESCRIPTORS == 1 or HOST_DESCRIPTORS == 3,
+                     "host descriptors: none, Q's, or Q's, K's and V's")
+    # O for the element type: with HOST_DESCRIPTORS, Q is a descriptor (the same element type).
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
-        Q, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
+        O, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
     if DYNAMIC:
         gl.static_assert(LISTED, "a dynamic tile list is a form of the listed persistent forward")
         # The claimed entries, in 2 * Q_BUFFERS slots used in turn. The loader publishes tile t's entry once it has
@@ -1158,7 +1189,7 @@ def attention_forward_gluon_persistent_kernel(
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -1183,5 +1214,5 @@ def attention_forward_gluon_persistent_kernel(
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
