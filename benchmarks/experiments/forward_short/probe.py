@@ -616,6 +616,27 @@ found).
         --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 noncausal:16384 causal:1024 causal:2048 \
         causal:16384 --forms "tuned persistent" "tuned persistent, Q host descriptor" \
         "tuned persistent, Q/K/V host descriptors"
+
+Outcome (v0.46 call 1, results/2026-12-03_h200_v0.46/call1/; both check paths 25 of 25 PASS, (B, N, H, D) cases
+included), TFLOP/s, cuDNN / tuned / Q host / Q/K/V host: non-causal 1k 569 / 572 / 554 / 567, 2k 590 / 604 / 598 /
+608, 16k 615 / 647 / 641 / 644; causal 1k 429 / 391 / 399 / 416, 2k 478 / 534 / 521 / 533, 16k 545 / 686 / 642 / 645.
+Q alone: -3% to +2% (prediction +2-5% at 1k: wrong). Q, K and V: +6.4% at causal 1k (0.91 -> 0.97x cuDNN), level
+(-1% to +1%) non-causal and at causal 2k, -6% at causal 16k, as Q alone there (a Q load a tile cannot cost 6% at 16k;
+a second sample is run 52's). So the gain is the loader's, at a tile's start: with in-kernel descriptors it waits for
+the previous tile's last loads, writes and fences three descriptors, and the next tile's first K/V request (issued
+before its Q) goes through a descriptor the copy engine has not seen; causal 1k tiles have 4.5 key blocks on average.
+
+Run 52 (v0.46): the same at d=64 and d=256 (their tuned persistent forms; d=256's storing from registers, 16-byte
+stores), d=128's points again, and d=128's form with Q in registers (the non-causal tuned choice) with Q/K/V host
+descriptors. Prediction: Q/K/V host +3-6% at causal 1k at d=64 and d=256, level to +2% at causal 2k and non-causal
+1k; d=128 causal 1k +4-7% again; Q in registers with them level to +2% non-causal (its Q wait is hidden already, the
+first K/V block's is not).
+
+    PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/probe.py \
+        --head-dims 64 256 128 --rounds 3 --skip-tuned --points noncausal:1024 noncausal:2048 causal:1024 \
+        causal:2048 causal:16384 --forms "tuned persistent" "d=256 persistent, output from registers, 16-byte stores" \
+        "tuned persistent, Q/K/V host descriptors" "tuned persistent, Q in registers" \
+        "tuned persistent, Q in registers, Q/K/V host descriptors"
 """
 
 import argparse
@@ -921,6 +942,10 @@ FORMS = {
     "tuned persistent, Q/K/V host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][i], host_descriptors=3),)
         for d, i in ((64, 1), (128, 2), (256, 3))}}),
+    # v0.46 (run 52): d=128's tuned form with Q in registers (its non-causal choice since v0.45) with them.
+    "tuned persistent, Q in registers, Q/K/V host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][5],
+                                                               host_descriptors=3),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
