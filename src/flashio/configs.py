@@ -396,6 +396,16 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # 0-9% behind the plain persistent one (most at d=64 causal 4k-8k; results/2026-11-30_h200_v0.13_probes/
 # probe_fwd_short.txt), not listed.
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
+    # v0.46 (probe runs 51-52, bf16, median of 3 rounds): each tuned persistent form with Q, K and V through
+    # descriptors made on the host (``host_descriptors=3``: the loader writes no descriptor and waits for no earlier
+    # load at a tile's start) as one more candidate of its head dim, the last ones of each list (d=64: its persistent
+    # form; d=128: both persistent forms storing from registers; d=256: the one storing from registers). Against the
+    # form without: d=64 causal 1k / 2k 269 -> 295, 375 -> 385, non-causal 1k 423 -> 430, but causal 16k 482 -> 457,
+    # non-causal 2k 454 -> 441; d=128 causal 1k 387 -> 415 and 391 -> 416 (two runs), causal 2k 524 -> 538,
+    # non-causal 1k with Q in registers 567 -> 588, 2k 590 -> 616, causal 16k 686 -> 645 and 645 -> 623; d=256
+    # non-causal 1k / 2k 598 -> 639, 659 -> 673, causal 1k / 2k / 16k 430 -> 480, 541 -> 579, 678 -> 685 TFLOP/s.
+    # Ahead at 1k-2k, behind at 16k but at d=256 (the spread there is ~6%: the same form ran 686 and 645 in the two
+    # runs), so candidates the tuner takes where they lead.
     # d=64: correct in the v0.11 probe (all three forms), rates first measured by the v0.11 grid. The
     # persistent form stores its output from registers (v0.14 forward probe, bf16: +2-10% over the form that
     # stages it through Q's buffer at every point measured, N = 1k-8k).
@@ -424,7 +434,10 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
                     noncausal_claims=True),
          TileConfig(128, 128, 4, 2, "gluon", pipelined=True, split_kv=True),
          TileConfig(128, 64, 4, 3, "gluon", max_registers=80),
-         TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True)),
+         TileConfig(128, 64, 4, 3, "gluon", max_registers=80, output_from_registers=True, wide_stores=True),
+         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
+                    noncausal_claims=True, host_descriptors=3)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
@@ -456,7 +469,13 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, pingpong=True),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, q_in_registers=True)),
+                     noncausal_claims=True, q_in_registers=True),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True, host_descriptors=3),
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True, q_in_registers=True, host_descriptors=3)),
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
     # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,
@@ -467,7 +486,9 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True),
           TileConfig(128, 64, 4, 2, "gluon"),
           TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True, output_from_registers=True,
-                     wide_stores=True)),
+                     wide_stores=True),
+          TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True, output_from_registers=True,
+                     wide_stores=True, host_descriptors=3)),
 }
 # The warp-specialised forward (Hopper and newer; kernels/forward_ws.py): num_warps is per consumer
 # warpgroup (Triton adds the producer and the second consumer: 12 warps run), block_m is split between the

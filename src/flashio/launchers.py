@@ -103,7 +103,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward without split_tail (both "
                          f"decide the non-causal tile list); got {config}")
     if config.host_descriptors not in (0, 1, 3) or (config.host_descriptors and not config.persistent):
-        raise ValueError(f"host_descriptors is 0, or 1 (Q) or 3 (Q, K, V) in the persistent Gluon forward; got {config}")
+        raise ValueError(f"host_descriptors is 0, or 1 (Q) or 3 (Q, K, V) in the persistent Gluon forward; "
+                         f"got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
