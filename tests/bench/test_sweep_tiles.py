@@ -117,3 +117,9 @@ def test_tiles_reading_lse_early_say_so():
 def test_tiles_with_spread_dq_stores_say_so():
     assert describe_choice(TileConfig(64, 64, 4, 1, "gluon", dq_chunks=4, warp_specialised=True, split_roles=True,
                                       spread_dq_stores=True)) == "gluon 64x64 w4 s1 dq4x2 ws split spread-dq"
+
+
+def test_tiles_loading_through_host_made_descriptors_say_how_many():
+    assert describe_choice(TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
+                                      host_descriptors=3), "forward") == \
+        "gluon 128x64 w4 s2 persistent pipelined split-kv host3"
