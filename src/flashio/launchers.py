@@ -883,14 +883,23 @@ def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], ba
     """A tensor descriptor made on the host over ``tensor``'s (batch, head, row, column) index space, boxes of
     ``rows`` rows by all ``head_dim`` columns (Gluon's ``TensorDescriptor``; strides in elements, the last 1, as
     ``strides_bhnd`` gives them). A kernel addresses a box by [batch, head, row, 0]; rows past ``seqlen`` read as
-    zeros, as with the per-head descriptors that kernels write in global memory themselves."""
-    from triton.experimental.gluon import language as gl
+    zeros, as with the per-head descriptors that kernels write in global memory themselves. Made at every launch (it
+    holds the tensor): its box layout is kept (``_host_box_layout``), which is most of a descriptor's host cost."""
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
-    element = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[tensor.dtype]
-    block = [1, 1, rows, head_dim]
-    return TensorDescriptor(tensor, [batch, heads, seqlen, head_dim], list(strides), block,
-                            gl.NVMMASharedLayout.get_default_for(block, element))
+    block, layout = _host_box_layout(tensor.dtype, rows, head_dim)
+    return TensorDescriptor(tensor, [batch, heads, seqlen, head_dim], list(strides), list(block), layout)
+
+
+@functools.lru_cache(maxsize=None)
+def _host_box_layout(dtype: torch.dtype, rows: int, head_dim: int) -> tuple:
+    """(box shape, shared layout) of ``host_descriptor``'s [1, 1, rows, head_dim] boxes: made once per dtype and
+    box (about 10 µs of Python a descriptor otherwise, measured on a CI-class CPU; three per forward launch)."""
+    from triton.experimental.gluon import language as gl
+
+    element = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[dtype]
+    block = (1, 1, rows, head_dim)
+    return block, gl.NVMMASharedLayout.get_default_for(list(block), element)
 
 
 def host_descriptor_form(config: TileConfig, strides: Sequence[tuple[int, int, int, int]]) -> TileConfig:
