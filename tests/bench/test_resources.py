@@ -316,9 +316,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # causal and non-causal, no stack. v0.45: d=256's persistent form storing its output from registers 16 bytes at a
     # time (its fourth candidate; causal 56 B, its 4-byte twin 24 B), the same claiming its tiles (causal 24 B,
     # non-causal none), d=128's tuned form with separate K/V slots (225 KB, no stack; d=128's sixth candidate, Q in
-    # registers, is v0.42's path form).
+    # registers, is v0.42's path form). v0.46: the tuned persistent forms with host-made descriptors (four candidates
+    # with Q, K and V through them, both check paths' forms with Q alone and d=256's staged form with all three): 13
+    # compiles, within the bounds (below, against their twins).
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 60
+    assert len(rows) == 73
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
@@ -345,7 +347,9 @@ def test_sixteen_byte_output_stores_replace_the_four_byte_ones_without_shared_me
         return label.replace(" nc-claims", "").replace(" wide-out", "").replace(" dynamic", "")
 
     rows = {row["label"].replace(" nc-claims", ""): row for row in gluon_forward}
-    causal_wide = {label: row for label, row in rows.items() if "wide-out" in label and "non-causal" not in label}
+    # v0.46's forms with host-made descriptors are compared with their twins without them (below), not here.
+    causal_wide = {label: row for label, row in rows.items()
+                   if "wide-out" in label and "non-causal" not in label and " host" not in label}
     without_twin = sorted(label for label in causal_wide if four_byte_twin(label) not in rows)
     assert without_twin == ["forward gluon 128x128 w4 s3 persistent pipelined split-kv out-regs half-diag balanced "
                             "wide-out dynamic d=128",
@@ -365,6 +369,27 @@ def test_sixteen_byte_output_stores_replace_the_four_byte_ones_without_shared_me
         assert 0 <= row["shared_kb"] - base["shared_kb"] <= (64 / 1024 if dynamic else 0), (row, base)
         assert row["stack"] <= ((56 if head_dim == 256 else 32) if "persistent" in row["label"] else 0), row
 
+
+
+def test_host_made_descriptors_change_only_the_loader_of_the_persistent_gluon_forward(gluon_forward):
+    # v0.46: each persistent form with Q (host1), or Q, K and V (host3), through descriptors that the launcher made on
+    # the host against the same form without them: the consumers' code is the same (registers, warpgroup MMAs,
+    # exponentials, output stores, no more stack), the loader's in-kernel descriptors are gone with their fences (one
+    # with Q, three with Q, K and V; a staged form keeps its output's), and its loads through them are
+    # four-dimensional: with host3 none is two-dimensional.
+    rows = {row["label"]: row for row in gluon_forward}
+    host_forms = {label: row for label, row in rows.items() if " host" in label}
+    assert len(host_forms) == 13
+    for label, row in host_forms.items():
+        count = int(label.split(" host", 1)[1][0])
+        twin = rows[label.replace(f" host{count}", "")]
+        for field in ("registers", "HGMMA", "MUFU.EX2", "STG.E.128", "STG_narrow"):
+            assert row.get(field, 0) == twin.get(field, 0), (field, row, twin)
+        assert row["stack"] <= twin["stack"], (row, twin)
+        assert twin["descriptor_cache_controls"] - row.get("descriptor_cache_controls", 0) == count, (row, twin)
+        assert row["tensor_loads_4D"] > 0 and twin.get("tensor_loads_4D", 0) == 0, (row, twin)
+        if count == 3:
+            assert row.get("tensor_loads_2D", 0) == 0, row
 
 def test_a_split_tail_forward_keeps_the_round_robins_registers_and_products_and_adds_only_the_piece_stores(
         gluon_forward):
