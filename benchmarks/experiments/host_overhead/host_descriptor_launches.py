@@ -17,33 +17,27 @@ kernel's shows in its timing: the whole launcher without plans took ~150 µs of 
 docstring, v0.11), three host descriptors add ~10-40 (Python objects, three tensor maps encoded), and a d=256 causal
 1k kernel runs ~145 µs. So the slow mode, where it shows, is host time: the enqueue time without plans near or above
 the tuner's time.
+
+Outcome (v0.46 call 5, results/2026-12-03_h200_v0.46/call5/; the table and reading in PERFORMANCE.md v0.46): one
+slow-mode sample in three processes, d=256 bf16 causal 1k, where the form's launch took 160 µs of host time without
+plans (111-118 in the other processes) and the tuner timed 180 µs for a kernel that ran 148 µs back to back. That run
+had its own copy of ``enqueue_rate.measure`` (10 warm-up calls instead of 20), replaced by the import after it.
 """
 
 import dataclasses
-import time
+import os
+import sys
 
 import torch
 
 from flashio import configs, launch_plans, launchers
 from flashio.check import forcing
 
+sys.path.insert(0, os.path.dirname(__file__))
+from enqueue_rate import measure  # noqa: E402 - this folder's host/GPU time of back-to-back calls
+
 POINTS = ((256, torch.float16, True, 3), (256, torch.bfloat16, True, 3), (128, torch.float16, False, 5),
           (128, torch.bfloat16, True, 2))
-
-
-def enqueue_and_gpu_us(fn, calls: int = 200) -> tuple[float, float]:
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    host_start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    host = (time.perf_counter() - host_start) / calls * 1e6
-    end.record()
-    torch.cuda.synchronize()
-    return host, start.elapsed_time(end) / calls * 1e3
 
 
 def main() -> None:
@@ -68,9 +62,9 @@ def main() -> None:
         for name, config in forms.items():
             with forcing({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {d: (config,)}}):
                 launch_plans.clear()
-                host, gpu = enqueue_and_gpu_us(run)
+                host, gpu = measure(run, 200)
                 with forcing({"FLASHIO_LAUNCH_PLANS": "0"}, {}):
-                    host_unplanned, gpu_unplanned = enqueue_and_gpu_us(run)
+                    host_unplanned, gpu_unplanned = measure(run, 200)
             cells.append(f"{name}: tuner {'/'.join(f'{t:.4f}' for t in tuner[name])} ms, host / GPU µs a call "
                          f"{host:.0f} / {gpu:.0f}, without plans {host_unplanned:.0f} / {gpu_unplanned:.0f}")
         print(f"d={d} {str(dtype)[6:]} {'causal' if causal else 'non-causal'} 1k (inputs at {addresses}): "
