@@ -858,11 +858,55 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         jobs.extend(functools.partial(launch, c) for c in pending)
         return pending[0]
     runs = lambda tiles: [functools.partial(launch, c) for c in tiles]
+    timed_run = _timed_runs(launch)
     return configs.choose_config(
-        key, options, lambda config: _time_ms(lambda: launch(config)),
+        key, options, lambda config: _time_ms(timed_run(config)),
         prepare=lambda timed: launch_plans.compile_concurrently(runs(timed), more=also_compile),
         warm_up=lambda timed: _warm_up_gpu(runs(timed)),
-        time_alternately=lambda leaders: _time_alternately_ms(runs(leaders)))
+        time_alternately=lambda leaders: _time_alternately_ms([timed_run(c) for c in leaders]))
+
+
+def tune_through_replays() -> bool:
+    """``FLASHIO_TUNE_REPLAYS=1`` (v0.46, prepared; off until an H200 grid compares it): the tuner times each
+    candidate's launch replayed from a CUDA graph captured once (``_replayable``) instead of through the launcher.
+    Its timings clear the L2 before each call (~60 µs of GPU work), so a launch whose host time passes that and its
+    kernel's is timed as host time: on the H200 a launch took 110-160 µs of host time through the whole launcher
+    against 146-153 µs of kernel at d=256 causal 1k (v0.46 call 5), and in two of four grids the tuner kept a form
+    6-7% slower there. A replay costs the host a few µs."""
+    return os.environ.get("FLASHIO_TUNE_REPLAYS", "0") not in ("0", "", "false", "False", "no", "off")
+
+
+def _timed_runs(launch: Callable[[TileConfig], None]) -> Callable[[TileConfig], Callable[[], object]]:
+    """config -> what the tuner times for it: ``launch(config)``, or with ``tune_through_replays`` its replay, captured
+    at the first timing of that config (later timings of it replay the same graph; the graphs share one memory pool,
+    as they never run at once and keep no output in it)."""
+    if not tune_through_replays():
+        return lambda config: functools.partial(launch, config)
+    replays: dict = {}
+    pool = torch.cuda.graph_pool_handle()
+
+    def timed_run(config: TileConfig) -> Callable[[], object]:
+        if config not in replays:
+            replays[config] = _replayable(functools.partial(launch, config),
+                                          lambda: torch.cuda.CUDAGraph(), lambda graph: torch.cuda.graph(graph, pool))
+        return replays[config]
+    return timed_run
+
+
+def _replayable(run: Callable[[], object], new_graph: Callable[[], object],
+                capturing: Callable[[object], contextlib.AbstractContextManager]) -> Callable[[], object]:
+    """A replay of ``run``: one call outside any graph (its kernels compiled, its lazy set-up done), then one captured
+    into ``new_graph()`` under ``capturing(graph)``; returns the graph's ``replay``. When the call or the capture
+    fails (a configuration that does not fit the device, an operation a graph cannot hold), ``run`` itself, whose
+    timing then fails or measures as before."""
+    try:
+        run()
+        graph = new_graph()
+        with capturing(graph):
+            run()
+    except _UNFIT:
+        return run
+    return graph.replay
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],

@@ -1,0 +1,91 @@
+"""The tuner's timings through replays (``FLASHIO_TUNE_REPLAYS=1``, launchers.tune_through_replays; v0.46, prepared):
+each candidate's launch captured once into a CUDA graph and its replay timed, so that the launcher's host time is not
+timed with short kernels. The graphs are stand-ins here: a capture records which calls it held."""
+
+import contextlib
+
+import pytest
+
+from flashio import launchers
+from flashio.configs import TileConfig
+
+
+class _Graph:
+    """A stand-in CUDA graph: ``replay`` is a bound method the tests can tell apart."""
+
+    def __init__(self):
+        self.replays = 0
+
+    def replay(self):
+        self.replays += 1
+
+
+def _capturing(log: list):
+    @contextlib.contextmanager
+    def capture(graph):
+        log.append(("begin", graph))
+        yield
+        log.append(("end", graph))
+    return capture
+
+
+def test_a_replay_is_the_graph_of_one_call_captured_after_one_call_outside_it():
+    log = []
+    run = lambda: log.append("call")
+    replay = launchers._replayable(run, _Graph, _capturing(log))
+    graph = replay.__self__
+    assert isinstance(graph, _Graph) and replay == graph.replay
+    assert log == ["call", ("begin", graph), "call", ("end", graph)]
+
+
+def test_a_launch_that_cannot_be_captured_is_timed_as_before():
+    run_calls = []
+
+    def run():
+        run_calls.append(1)
+
+    @contextlib.contextmanager
+    def failing_capture(graph):
+        raise RuntimeError("operation not permitted when stream is capturing")
+        yield
+
+    assert launchers._replayable(run, _Graph, failing_capture) is run
+    assert len(run_calls) == 1  # the call outside the graph ran; nothing was captured
+
+
+def test_a_configuration_that_does_not_fit_is_timed_as_before():
+    def run():
+        raise RuntimeError("out of resources")
+
+    assert launchers._replayable(run, _Graph, _capturing([])) is run
+
+
+def test_without_the_switch_the_tuner_times_the_launch_itself(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_REPLAYS", raising=False)
+    launched = []
+    config = TileConfig(128, 128, 4, 3, "gluon")
+    timed = launchers._timed_runs(launched.append)(config)
+    timed()
+    assert launched == [config]
+
+
+def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_timed(monkeypatch):
+    monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", "1")
+    log = []
+    monkeypatch.setattr(launchers.torch.cuda, "graph_pool_handle", lambda: "pool")
+    monkeypatch.setattr(launchers.torch.cuda, "CUDAGraph", _Graph)
+    monkeypatch.setattr(launchers.torch.cuda, "graph", lambda graph, pool: _capturing(log)(graph))
+    launched = []
+    first, second = TileConfig(128, 128, 4, 3, "gluon"), TileConfig(128, 64, 4, 2, "gluon")
+    timed_run = launchers._timed_runs(launched.append)
+    replay = timed_run(first)
+    assert timed_run(first) is replay and timed_run(second) is not replay
+    assert launched == [first, first, second, second]  # per configuration: one call outside, one captured
+    replay()
+    assert replay.__self__.replays == 1 and launched == [first, first, second, second]
+
+
+@pytest.mark.parametrize("value", ["0", "", "off"])
+def test_the_switch_is_off_unless_set(monkeypatch, value):
+    monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", value)
+    assert not launchers.tune_through_replays()
