@@ -8,6 +8,8 @@ the forced path ``backward: fused five-product (Gluon)``)."""
 import inspect
 from dataclasses import replace
 
+from types import SimpleNamespace
+
 import pytest
 import torch
 
@@ -677,6 +679,22 @@ def test_a_host_descriptor_spans_batch_head_row_and_column_with_one_head_rows_a_
     viewed = torch.as_strided(tensor, descriptor.shape, descriptor.strides)
     heads_second = tensor if layout == "bhnd" else tensor.transpose(1, 2)
     assert torch.equal(viewed, heads_second)
+
+
+@pytest.mark.parametrize("count, described", [(0, []), (1, ["q"]), (3, ["q", "k", "v"])])
+def test_a_form_takes_as_host_descriptors_the_inputs_its_count_reaches(count, described):
+    # The Gluon forward's counts (1: Q; 3: Q, K and V); the fused backward's (2, 4) go through the same helper.
+    problem = SimpleNamespace(batch=2, head_dim=128)
+    tensors = {name: torch.randn(2, 4, 256, 128, dtype=torch.bfloat16) for name in ("q", "k", "v")}
+    strides = launchers.strides_bhnd(tensors["q"], "bhnd")
+    loaded = launchers.host_descriptor_inputs(count, problem, [
+        (tensors["q"], strides, 4, 256, 64, 1), (tensors["k"], strides, 4, 256, 128, 3),
+        (tensors["v"], strides, 4, 256, 128, 3)])
+    for name, argument in zip(("q", "k", "v"), loaded):
+        if name in described:
+            assert argument.base is tensors[name] and argument.block_shape[2] == (64 if name == "q" else 128)
+        else:
+            assert argument is tensors[name]
 
 
 @pytest.mark.parametrize("shape, layout, expand, host", [

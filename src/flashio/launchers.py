@@ -935,6 +935,14 @@ def host_descriptor(tensor: torch.Tensor, strides: tuple[int, int, int, int], ba
     return TensorDescriptor(tensor, [batch, heads, seqlen, head_dim], list(strides), list(block), layout)
 
 
+def host_descriptor_inputs(count: int, problem: "Problem", inputs: Sequence[tuple]) -> tuple:
+    """A kernel's input arguments in a form with ``host_descriptors`` = ``count``: each (tensor, its (batch, head,
+    row, column) strides, heads, sequence length, box rows, the count from which it is a descriptor) of ``inputs`` as
+    its ``host_descriptor`` when ``count`` reaches that, else the tensor itself."""
+    return tuple(host_descriptor(t, strides, problem.batch, heads, seqlen, rows, problem.head_dim) if count >= needs
+                 else t for t, strides, heads, seqlen, rows, needs in inputs)
+
+
 @functools.lru_cache(maxsize=None)
 def _host_box_layout(dtype: torch.dtype, rows: int, head_dim: int) -> tuple:
     """(box shape, shared layout) of ``host_descriptor``'s [1, 1, rows, head_dim] boxes: made once per dtype and
@@ -1073,20 +1081,15 @@ def _launch_forward(q, k, v, *, layout, softmax_scale, causal, dropout_p, seed, 
         if config.path == "gluon":
             _ensure_tma_allocator()
             config = host_descriptor_form(config, tensor_strides[:3])
-            # host_descriptors: Q (1), and K and V (3) as descriptors made here (host_descriptor), boxes of a
-            # consumer's rows and of a key block.
-            rows = config.block_m // (3 if config.block_m == 192 else 2)
-            loaded = tuple(
-                host_descriptor(t, strides, problem.batch, heads, length, box, problem.head_dim)
-                if config.host_descriptors >= needs else t
-                for t, strides, heads, length, box, needs in (
-                    (q, tensor_strides[0], problem.num_heads, problem.seqlen_q, rows, 1),
-                    (k, tensor_strides[1], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3),
-                    (v, tensor_strides[2], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3)))
+            tile = gluon_forward_constants(config, problem.head_dim)
+            # host_descriptors: Q (1), and K and V (3) in boxes of a consumer's rows and of a key block.
+            loaded = host_descriptor_inputs(config.host_descriptors, problem, (
+                (q, tensor_strides[0], problem.num_heads, problem.seqlen_q, tile["ROWS"], 1),
+                (k, tensor_strides[1], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3),
+                (v, tensor_strides[2], problem.num_kv_heads, problem.seqlen_k, config.block_n, 3)))
             arguments = (*loaded, out, lse, *(s for strides in tensor_strides for s in strides[:3]), *stats_strides,
                          problem.seqlen_q, problem.seqlen_k, problem.group_size, softmax_scale)
-            constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps,
-                             **gluon_forward_constants(config, problem.head_dim),
+            constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps, **tile,
                              **({"maxnreg": config.max_registers} if config.max_registers else {}))
             kernel, gluon_grid, trailing, listed = gluon_forward_launch(config, problem, causal, q.device)
             if listed.get("SPLIT_TAIL"):  # the last round's tiles in pieces, merged after the kernel
@@ -1303,14 +1306,11 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                 launch_plans.zero_(parts)
                 listed = dict(listed, KEY_GRADIENT_PARTS=parts)
             # host_descriptors: K, V (2) and Q, dO (4) as descriptors made here (launchers.host_descriptor).
-            loaded = tuple(
-                host_descriptor(t, tensor_strides[name], problem.batch, heads, length, rows, problem.head_dim)
-                if config.host_descriptors >= needs else t
-                for t, name, heads, length, rows, needs in (
-                    (q, "q", problem.num_heads, problem.seqlen_q, config.block_m, 4),
-                    (k, "k", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
-                    (v, "v", problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
-                    (grad_out, "do", problem.num_heads, problem.seqlen_q, config.block_m, 4)))
+            loaded = host_descriptor_inputs(config.host_descriptors, problem, (
+                (q, tensor_strides["q"], problem.num_heads, problem.seqlen_q, config.block_m, 4),
+                (k, tensor_strides["k"], problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
+                (v, tensor_strides["v"], problem.num_kv_heads, problem.seqlen_k, config.block_n, 2),
+                (grad_out, tensor_strides["do"], problem.num_heads, problem.seqlen_q, config.block_m, 4)))
             launch_plans.launch(
                 kernel, grid, *loaded, lse, delta, dk, dv, dq_accumulator,
                 *(tensor_strides[name][i] for name in ("q", "k", "v", "do") for i in range(3)), *stats_strides,
