@@ -5,6 +5,7 @@ timed with short kernels. The graphs are stand-ins here: a capture records which
 import contextlib
 
 import pytest
+import torch
 
 from flashio import launchers
 from flashio.configs import TileConfig
@@ -74,7 +75,8 @@ def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_time
     log = []
     monkeypatch.setattr(launchers.torch.cuda, "graph_pool_handle", lambda: "pool")
     monkeypatch.setattr(launchers.torch.cuda, "CUDAGraph", _Graph)
-    monkeypatch.setattr(launchers.torch.cuda, "graph", lambda graph, pool: _capturing(log)(graph))
+    monkeypatch.setattr(launchers.torch.cuda, "graph",
+                        lambda graph, pool, capture_error_mode: _capturing(log)(graph))
     launched = []
     first, second = TileConfig(128, 128, 4, 3, "gluon"), TileConfig(128, 64, 4, 2, "gluon")
     timed_run = launchers._timed_runs(launched.append)
@@ -89,3 +91,42 @@ def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_time
 def test_the_switch_is_off_unless_set(monkeypatch, value):
     monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", value)
     assert not launchers.tune_through_replays()
+
+
+def test_a_failed_capture_is_counted_as_a_fallback():
+    def failing_capture(graph):
+        raise RuntimeError("capture invalidated")
+    before = launchers.tuning_replay_fallbacks()
+    launchers._replayable(lambda: None, _Graph, failing_capture)
+    assert launchers.tuning_replay_fallbacks() == before + 1
+
+
+def test_a_launch_being_captured_gets_claim_counters_of_its_own_zeroed_in_the_graph(monkeypatch):
+    # Kept counters made during a capture would be zero only after that graph replayed (garbage for good when the
+    # capture broke): v0.47 call 1's tuner timed launches that claimed no tile.
+    monkeypatch.setattr(launchers, "_capturing", lambda device: True)
+    kept = dict(launchers._CLAIM_COUNTERS)
+    first = launchers._claim_counters(torch.device("cpu"))
+    second = launchers._claim_counters(torch.device("cpu"))
+    assert first.data_ptr() != second.data_ptr()
+    assert first.tolist() == [0, 0] and second.tolist() == [0, 0]
+    assert launchers._CLAIM_COUNTERS == kept
+
+
+def test_outside_a_capture_a_stream_keeps_its_claim_counters(monkeypatch):
+    monkeypatch.setattr(launchers, "_capturing", lambda device: False)
+    assert launchers._claim_counters(torch.device("cpu")) is launchers._claim_counters(torch.device("cpu"))
+
+
+def test_a_new_schedule_table_inside_a_capture_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(launchers, "_capturing", lambda device: True)
+    with pytest.raises(RuntimeError, match="Run the call once outside the capture first"):
+        launchers._cached_table(("a key no call has made", 7), torch.device("cpu"), lambda: [1, 2, 3])
+
+
+def test_a_schedule_table_made_before_the_capture_is_used_in_it(monkeypatch):
+    key = ("a key made before the capture", 3)
+    made = launchers._cached_table(key, torch.device("cpu"), lambda: [3, 2, 1])
+    monkeypatch.setattr(launchers, "_capturing", lambda device: True)
+    assert launchers._cached_table(key, torch.device("cpu"), lambda: [0]) is made
+    launchers._SCHEDULES.pop(key)

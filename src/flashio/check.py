@@ -62,6 +62,20 @@ def _rounding_floor(dtype: torch.dtype) -> float:
     return {torch.float16: 2 * 2**-11, torch.bfloat16: 2 * 2**-8, torch.float32: 1e-5}[dtype]
 
 
+def _graph_replay(call):
+    """``call()``'s (out, grads) from a CUDA graph: captured once (after the caller's eager calls, the warm-up
+    PyTorch asks for), its outputs filled with NaN outside the graph, then replayed, so that only what the replay
+    wrote can pass."""
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out, grads = call()
+    for tensor in (out, *grads):
+        tensor.fill_(float("nan"))
+    graph.replay()
+    torch.cuda.synchronize()
+    return out, grads
+
+
 def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
     import flashio
     from flashio import launchers
@@ -136,10 +150,17 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
             # Without a block mask, twice: the second call on the same inputs replays the launches recorded
             # from the first (flashio.launch_plans: fixed lengths, no dropout or block mask); both are checked.
             runs = []
-            for _ in range(2 if block_mask is None else 1):
+
+            def forward_backward():
                 out = flashio.attention(q, k, v, causal=case.causal, block_mask=block_mask, block_size=block_size,
                                         deterministic=case.deterministic)
-                runs.append((out, torch.autograd.grad(out, (q, k, v), dout)))
+                return out, torch.autograd.grad(out, (q, k, v), dout)
+            for _ in range(2 if block_mask is None else 1):
+                runs.append(forward_backward())
+            if block_mask is None and device != "cpu":
+                # Then captured into a CUDA graph (on PyTorch's capture stream, not the one the eager calls ran on)
+                # and replayed: what a model step under torch.cuda.graph or torch.compile's cudagraphs runs.
+                runs.append(_graph_replay(forward_backward))
 
     def reference(upcast: bool):
         ref = flashio.attention_reference(q, k, v, causal=case.causal, dropout_p=case.dropout_p,
@@ -153,7 +174,8 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
     ref32, ref32_grads = reference(True)
     ref_lp, ref_lp_grads = reference(False)
     floor = _rounding_floor(case.dtype)
-    result = {"case": case.name, "ok": True, "details": [] if len(runs) == 1 else ["first call and replay"]}
+    result = {"case": case.name, "ok": True,
+              "details": [] if len(runs) == 1 else ["first call, replay" + (" and CUDA graph" if len(runs) == 3 else "")]}
     outs = [run_out * row_mask if row_mask is not None else run_out for run_out, _ in runs]
     for label, got, r32, rlp, factor in [("out", outs, ref32, ref_lp, 2.0)] + [
             (f"d{n}", [run_grads[i] for _, run_grads in runs], ref32_grads[i], ref_lp_grads[i], 3.0)

@@ -205,11 +205,32 @@ def schedule_constexprs(config: TileConfig, causal: bool, partial_last_round: bo
     return {"LISTED": True, "DYNAMIC": True} if config.dynamic_schedule else {"LISTED": True}
 
 
+def _capturing(device: torch.device) -> bool:
+    """Whether the current stream of ``device`` is being captured into a CUDA graph."""
+    return device.type == "cuda" and torch.cuda.is_current_stream_capturing()
+
+
+_WARM_UP_BEFORE_CAPTURE = (
+    "flashio: this attention call's first run on these shapes and options is inside a CUDA graph capture, where it "
+    "would {what}. Run the call once outside the capture first (PyTorch's warm-up before torch.cuda.graph), then "
+    "capture it.")
+
+
+def _refuse_in_capture(device: torch.device, what: str) -> None:
+    """A clear error for first-call work that cannot go into a CUDA graph (the tuner's timings synchronise; a new
+    schedule table's copy would only run at replay), instead of the capture failing inside PyTorch or a table
+    that holds garbage until the graph replays."""
+    if _capturing(device):
+        raise RuntimeError(_WARM_UP_BEFORE_CAPTURE.format(what=what))
+
+
 def _cached_table(key: tuple, device: torch.device, make) -> torch.Tensor:
     """The int32 table ``make()`` (a list of ints) on ``device``: made once per ``key`` (device and shape) and kept,
-    so that later calls copy nothing to the device."""
+    so that later calls copy nothing to the device. Not made during a CUDA graph capture: there its copy to the
+    device would only run when the graph replays, while the cache would hand it at once to every later call."""
     table = _SCHEDULES.get(key)
     if table is None:
+        _refuse_in_capture(device, "make a schedule table on the GPU")
         table = _SCHEDULES[key] = launch_plans.persistent(torch.tensor(make(), dtype=torch.int32).to(device))
     return table
 
@@ -281,7 +302,14 @@ _CLAIM_COUNTERS: dict = {}
 def _claim_counters(device: torch.device) -> torch.Tensor:
     """A dynamic tile list's two int32 counters (entries claimed, programs done) on ``device``, one pair per CUDA
     stream so that launches on different streams never share them: zero when made, and each launch leaves them zero
-    (its last program resets them), so they are never cleared between launches."""
+    (its last program resets them), so they are never cleared between launches.
+
+    A launch captured into a CUDA graph gets a pair of its own, zeroed by the graph before the kernel at every
+    replay. A pair made during a capture and kept would be zero only once that graph had replayed, and garbage for
+    good if the capture was abandoned (v0.47 call 1: the tuner's captures, FLASHIO_TUNE_REPLAYS=1, then timed
+    launches that claimed no tile, 27 µs for a 250 µs kernel, and one process failed with a CUDA error)."""
+    if _capturing(device):
+        return launch_plans.zero_(launch_plans.empty((2,), dtype=torch.int32, device=device))
     stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
     counters = _CLAIM_COUNTERS.get((device, stream))
     if counters is None:
@@ -857,6 +885,8 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
         pending = configs.candidates_to_compile(key, options)
         jobs.extend(functools.partial(launch, c) for c in pending)
         return pending[0]
+    if len(configs.candidates_to_compile(key, options)) > 1:
+        _refuse_in_capture(q.device, "time the kernel's tile candidates")
     runs = lambda tiles: [functools.partial(launch, c) for c in tiles]
     timed_run = _timed_runs(launch)
     return configs.choose_config(
@@ -884,11 +914,14 @@ def _timed_runs(launch: Callable[[TileConfig], None]) -> Callable[[TileConfig], 
         return lambda config: functools.partial(launch, config)
     replays: dict = {}
     pool = torch.cuda.graph_pool_handle()
+    # thread_local: the compile pool's threads may call CUDA during a capture (loading a module), which under the
+    # default "global" mode would end the capture in an error and the candidate would be timed through its launcher.
 
     def timed_run(config: TileConfig) -> Callable[[], object]:
         if config not in replays:
             replays[config] = _replayable(functools.partial(launch, config),
-                                          lambda: torch.cuda.CUDAGraph(), lambda graph: torch.cuda.graph(graph, pool))
+                                          lambda: torch.cuda.CUDAGraph(),
+                                          lambda graph: torch.cuda.graph(graph, pool, capture_error_mode="thread_local"))
         return replays[config]
     return timed_run
 
@@ -905,8 +938,18 @@ def _replayable(run: Callable[[], object], new_graph: Callable[[], object],
         with capturing(graph):
             run()
     except _UNFIT:
+        _REPLAY_FALLBACKS[0] += 1
         return run
     return graph.replay
+
+
+_REPLAY_FALLBACKS = [0]
+
+
+def tuning_replay_fallbacks() -> int:
+    """How many candidates ``FLASHIO_TUNE_REPLAYS`` timed through their launcher in this process because the call
+    or its capture failed (a configuration that does not fit the device, or a capture that broke)."""
+    return _REPLAY_FALLBACKS[0]
 
 
 def _tma_eligible(problem: Problem, tensors: tuple[torch.Tensor, ...], strides: tuple[tuple[int, ...], ...],
@@ -1043,9 +1086,15 @@ def attention_forward(
 
 def _plan_fields(*tensors: torch.Tensor) -> tuple:
     """The tensors' part of a launch plan's key: device (and the current one, which Triton compiles and
-    launches for), and per tensor shape, strides, dtype and address modulo 16."""
+    launches for), the current stream and whether it is being captured into a CUDA graph (a plan holds the claim
+    counters of the stream it was recorded on, ``_claim_counters``), and per tensor shape, strides, dtype and
+    address modulo 16."""
     first = tensors[0]
-    fields = [first.device, torch.cuda.current_device() if first.is_cuda else -1]
+    if first.is_cuda:
+        fields = [first.device, torch.cuda.current_device(), torch.cuda.current_stream(first.device).cuda_stream,
+                  torch.cuda.is_current_stream_capturing()]
+    else:
+        fields = [first.device, -1]
     for tensor in tensors:
         fields += (tensor.shape, tensor.stride(), tensor.dtype, launch_plans.alignment(tensor))
     return tuple(fields)
@@ -1479,6 +1528,8 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                    "fused": run_fused}
         strategy_key = _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma, fused_ok)
         if configs.cached_choice(strategy_key) is None:
+            if len(configs.candidates_to_compile(strategy_key, strategies)) > 1:
+                _refuse_in_capture(q.device, "time the backward's dQ strategies")
             _compile_first_backward(launch_preprocess, [runners[option] for option in
                                                         configs.candidates_to_compile(strategy_key, strategies)])
         if launch_plans.gathered() is not None:  # a forward's first call collecting this backward's compiles
