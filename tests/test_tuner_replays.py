@@ -1,6 +1,6 @@
-"""The tuner's timings through replays (``FLASHIO_TUNE_REPLAYS=1``, launchers.tune_through_replays; v0.46, prepared):
-each candidate's launch captured once into a CUDA graph and its replay timed, so that the launcher's host time is not
-timed with short kernels. The graphs are stand-ins here: a capture records which calls it held."""
+"""The tuner's timings through replays (launchers.tune_through_replays; on by default since v0.47,
+``FLASHIO_TUNE_REPLAYS=0`` turns them off): each candidate's launch captured once into a CUDA graph and its replay
+timed, so that the launcher's host time is not timed with short kernels. The graphs are stand-ins here: a capture records which calls it held."""
 
 import contextlib
 
@@ -61,8 +61,8 @@ def test_a_configuration_that_does_not_fit_is_timed_as_before():
     assert launchers._replayable(run, _Graph, _capturing([])) is run
 
 
-def test_without_the_switch_the_tuner_times_the_launch_itself(monkeypatch):
-    monkeypatch.delenv("FLASHIO_TUNE_REPLAYS", raising=False)
+def test_with_the_switch_off_the_tuner_times_the_launch_itself(monkeypatch):
+    monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", "0")
     launched = []
     config = TileConfig(128, 128, 4, 3, "gluon")
     timed = launchers._timed_runs(launched.append)(config)
@@ -87,10 +87,15 @@ def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_time
     assert replay.__self__.replays == 1 and launched == [first, first, second, second]
 
 
-@pytest.mark.parametrize("value", ["0", "", "off"])
-def test_the_switch_is_off_unless_set(monkeypatch, value):
+@pytest.mark.parametrize("value", ["0", "off", "false"])
+def test_the_switch_turns_replays_off(monkeypatch, value):
     monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", value)
     assert not launchers.tune_through_replays()
+
+
+def test_replays_are_on_by_default(monkeypatch):
+    monkeypatch.delenv("FLASHIO_TUNE_REPLAYS", raising=False)
+    assert launchers.tune_through_replays()
 
 
 def test_a_failed_capture_is_counted_as_a_fallback():

@@ -151,16 +151,20 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
             # from the first (flashio.launch_plans: fixed lengths, no dropout or block mask); both are checked.
             runs = []
 
-            def forward_backward():
+            def forward_backward(q, k, v):
                 out = flashio.attention(q, k, v, causal=case.causal, block_mask=block_mask, block_size=block_size,
                                         deterministic=case.deterministic)
                 return out, torch.autograd.grad(out, (q, k, v), dout)
             for _ in range(2 if block_mask is None else 1):
-                runs.append(forward_backward())
+                runs.append(forward_backward(q, k, v))
             if block_mask is None and device != "cpu":
                 # Then captured into a CUDA graph (on PyTorch's capture stream, not the one the eager calls ran on)
-                # and replayed: what a model step under torch.cuda.graph or torch.compile's cudagraphs runs.
-                runs.append(_graph_replay(forward_backward))
+                # and replayed: what a model step under torch.cuda.graph or torch.compile's cudagraphs runs. The
+                # graph's leaves are made inside the capture: autograd accumulates a leaf's gradient on the stream
+                # the leaf came from, and the inputs here came from the default stream, which a capture may not
+                # wait on (cudaErrorStreamCaptureImplicit, v0.47 call 2).
+                runs.append(_graph_replay(lambda: forward_backward(
+                    *(t.detach().requires_grad_() for t in (q, k, v)))))
 
     def reference(upcast: bool):
         ref = flashio.attention_reference(q, k, v, causal=case.causal, dropout_p=case.dropout_p,
