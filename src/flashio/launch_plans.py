@@ -421,6 +421,11 @@ def _current_stream():
     return driver.active.get_current_stream(driver.active.get_current_device())
 
 
+def stream_handle(device_index: int) -> int:
+    """The current stream of CUDA device ``device_index`` as Triton launches on it (the raw handle)."""
+    return driver.active.get_current_stream(device_index)
+
+
 def _hooks_set() -> bool:
     """Whether a launch hook is registered (Triton 3.6 keeps an empty ``HookChain`` when none is)."""
     for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):

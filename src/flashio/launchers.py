@@ -1093,8 +1093,9 @@ def _plan_fields(*tensors: torch.Tensor) -> tuple:
     address modulo 16."""
     first = tensors[0]
     if first.is_cuda:
-        fields = [first.device, torch.cuda.current_device(), torch.cuda.current_stream(first.device).cuda_stream,
-                  torch.cuda.is_current_stream_capturing()]
+        current = torch.cuda.current_device()
+        # The stream as Triton launches on it (its driver's raw handle: no Stream object made per call).
+        fields = [first.device, current, launch_plans.stream_handle(current), torch.cuda.is_current_stream_capturing()]
     else:
         fields = [first.device, -1]
     for tensor in tensors:
