@@ -1,0 +1,70 @@
+"""Does a flashio training step wait for the GPU on the host? (v0.47 call 5, ``plan_key_cost.py``: 100 forward +
+backward steps back to back at d=128 bf16 causal 1k took 739 µs of host time a step against 743 µs of GPU time, and
+the same step replayed from a CUDA graph 709.5 µs of GPU time. Host time equal to GPU time is what a host that
+synchronises every step shows, and also one that is just as slow as the GPU.)
+
+Here the GPU is first given a long sleep (``torch.cuda._sleep``, ~50 ms), then the host enqueues 20 steps (or
+forwards, or backwards of one saved forward) while the GPU still sleeps, timed on the host. A step that synchronises
+waits for the sleep (host time ~ the sleep); one that does not returns after its own Python and launches. Then the
+host's time per step without the GPU in the way.
+
+    PYTHONPATH=src python3 benchmarks/experiments/host_overhead/step_sync.py
+
+Prediction (v0.47, before call 6): no synchronisation: the host enqueues a step in 250-450 µs (forward ~77 µs as
+measured in call 5, the backward's launcher with plans ~130-200, the autograd engine), well under the 50 ms sleep,
+so the eager step of call 5 was host-bound, not synchronised.
+"""
+
+import time
+
+import torch
+
+import flashio
+
+
+def host_us_while_gpu_sleeps(fn, calls: int = 20, sleep_cycles: int = 100_000_000) -> tuple[float, float]:
+    """(host µs a call to enqueue ``calls`` calls behind a GPU sleep, the sleep's ms as the GPU ran it)."""
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    torch.cuda._sleep(sleep_cycles)
+    end.record()
+    host_start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    host = (time.perf_counter() - host_start) / calls * 1e6
+    torch.cuda.synchronize()
+    return host, start.elapsed_time(end)
+
+
+def main() -> None:
+    q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+               for _ in range(3))
+    dout = torch.randn_like(q)
+
+    def step():
+        out = flashio.attention(q, k, v, causal=True)
+        return torch.autograd.grad(out, (q, k, v), dout)
+
+    def forward():
+        return flashio.attention(q, k, v, causal=True)
+
+    saved = {}
+
+    def backward():
+        return torch.autograd.grad(saved["out"], (q, k, v), dout, retain_graph=True)
+    saved["out"] = flashio.attention(q, k, v, causal=True)
+
+    print("d=128 bf16 causal 1k, (B, H, N, D) = (16, 16, 1024, 128); 20 calls enqueued behind a GPU sleep")
+    print("| call | host µs a call | the sleep, ms (GPU) | host total ÷ sleep |")
+    print("|---|---|---|---|")
+    for name, fn in (("forward + backward step", step), ("forward", forward),
+                     ("backward (one saved forward, retain_graph)", backward)):
+        host, sleep_ms = host_us_while_gpu_sleeps(fn)
+        print(f"| {name} | {host:.1f} | {sleep_ms:.1f} | {host * 20 / 1e3 / sleep_ms:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
