@@ -17,6 +17,15 @@ Prediction (v0.47, before call 5): the two new fields cost under 1.5 µs a call 
 capture query are single C calls), the Stream object ~2-4 µs (why the key does not use it); the forward's host time
 with plans 24-40 µs as in v0.46 call 5; the graph step's GPU time within 2% of the eager step's (the same kernels)
 and its host time a few µs against 100-250 eager.
+
+Outcome (v0.47 call 5, H200, results/2026-12-03_h200_v0.47/call5/plan_key_cost.txt): per call 6.52 µs for the Stream
+object, 0.33 for the raw handle, 0.63 for the capture query, 5.96 for the whole key's tensor fields of three inputs;
+the forward with plans 77.1 µs host / 176.8 GPU (d=128 causal 1k) and 146.3 / 338.6 (d=64 non-causal 1k); the step
+eager 738.7 µs host / 743.0 GPU, from the graph 5.5 / 709.5, its output bitwise equal to an eager step's and its
+gradients within 4.9e-4 (dQ; dK and dV equal). Right on the key (under 1.5 µs) and the graph's host time; wrong on the
+Stream object (6.5, not 2-4), on the forward's host time (v0.46 call 5 timed the launcher alone: through the public
+API and the autograd function a call costs 77 µs, as ``enqueue_rate.py`` measured in v0.26) and on the eager step's
+host time (739 µs: as long as its GPU time, which ``step_sync.py`` then looked into).
 """
 
 import os

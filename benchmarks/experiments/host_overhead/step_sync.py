@@ -13,6 +13,13 @@ host's time per step without the GPU in the way.
 Prediction (v0.47, before call 6): no synchronisation: the host enqueues a step in 250-450 µs (forward ~77 µs as
 measured in call 5, the backward's launcher with plans ~130-200, the autograd engine), well under the 50 ms sleep,
 so the eager step of call 5 was host-bound, not synchronised.
+
+Outcome (v0.47 call 6, H200, results/2026-12-03_h200_v0.47/call6/step_sync.txt): host µs a call behind a 51-62 ms
+sleep: the step 719.5, the forward 97.9, a backward on a saved forward 246.1; 20 steps took 0.23 of the sleep. No
+synchronisation (right), but the step costs 375 µs of host time more than its forward and a backward together (the
+prediction's 250-450 wrong): at d=128 causal 1k an eager training step's attention is host-bound (720 µs host, 743
+GPU), and a CUDA graph takes its GPU time to 709.5 µs. Where the 375 µs go (the autograd graph made and released each
+step, the engine's hand-off to its device thread) is not measured yet.
 """
 
 import time
