@@ -135,3 +135,24 @@ def test_a_schedule_table_made_before_the_capture_is_used_in_it(monkeypatch):
     monkeypatch.setattr(launchers, "_capturing", lambda device: True)
     assert launchers._cached_table(key, torch.device("cpu"), lambda: [0]) is made
     launchers._SCHEDULES.pop(key)
+
+
+def test_a_first_call_that_would_time_candidates_inside_a_capture_is_a_clear_error(monkeypatch):
+    from types import SimpleNamespace
+
+    from flashio import configs
+
+    monkeypatch.setenv("FLASHIO_AUTOTUNE", "1")
+    monkeypatch.setenv("FLASHIO_TUNING_CACHE", "off")
+    monkeypatch.setattr(launchers, "device_capability", lambda device: (8, 0))
+    monkeypatch.setattr(launchers, "device_name", lambda device: "a GPU")
+    monkeypatch.setattr(launchers, "_capturing", lambda device: True)
+    configs.clear_choices()
+    q = SimpleNamespace(is_cuda=True, device=torch.device("meta"), dtype=torch.bfloat16)
+    problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
+    launched = []
+    with pytest.raises(RuntimeError, match="time the kernel's tile candidates"):
+        launchers._pick("captured_kernel", problem, q, configs.INTERPRETER_FORWARD,
+                        {64: (TileConfig(64, 64), TileConfig(128, 64))}, launched.append, (), None)
+    assert launched == [] and configs.cached_choices() == {}
+    configs.clear_choices()

@@ -96,8 +96,12 @@ def test_the_launchers_tuned_choice_warms_up_with_the_candidates_it_times(monkey
             run()
 
     monkeypatch.setattr(launchers, "_warm_up_gpu", warm_up)
+    # The candidates' launches timed as they are (with replays each would also be run once and captured, which
+    # tests/test_tuner_replays.py covers).
+    monkeypatch.setenv("FLASHIO_TUNE_REPLAYS", "0")
     configs.clear_choices()
-    q = SimpleNamespace(is_cuda=True, device="gpu", dtype=torch.bfloat16)
+    # A stand-in for a GPU tensor; its device is a real one that no CUDA graph can be capturing on.
+    q = SimpleNamespace(is_cuda=True, device=torch.device("meta"), dtype=torch.bfloat16)
     problem = launchers.describe(torch.empty(1, 2, 256, 64), torch.empty(1, 2, 256, 64), "bhnd", None)
     first, second = configs.TileConfig(64, 64), configs.TileConfig(128, 64)
     launchers._pick("warm_kernel", problem, q, configs.INTERPRETER_FORWARD, {64: (first, second)},
