@@ -1,0 +1,77 @@
+"""Where does an eager training step's host time go? (v0.47 call 6, ``step_sync.py``: at d=128 bf16 causal 1k a
+forward + backward step took 720 µs of host time, its forward 98 and a backward on a saved forward 246; 375 µs of a
+step belong to neither.)
+
+With the GPU asleep (so that nothing waits for it), PyTorch's profiler records the host side of 10 steps, of 10
+forwards and of 10 backwards on one saved forward (``retain_graph``): per operator and CUDA runtime call its self
+host time (``key_averages``, sorted by self CPU time), and the caching allocator's counters before and after each
+(segments made with cudaMalloc, frees). A call that the step makes and the two others do not, or a runtime call that
+costs hundreds of µs (cudaMalloc / cudaFree, an event or stream synchronisation), shows in the step's table alone.
+
+    PYTHONPATH=src python3 benchmarks/experiments/host_overhead/step_profile.py
+
+Prediction (v0.47, written before any run): the step's table holds what the two others hold plus the autograd graph's
+own costs (the function's context, saving and releasing tensors, zeros for LSE's unused gradient), tens of µs; if
+375 µs show, they are in the caching allocator (a segment made and freed per step: the step's float32 dQ
+accumulator and outputs, ~0.4 GB, are freed at its end, while a backward on a saved forward keeps the forward's).
+"""
+
+import time
+
+import torch
+from torch.profiler import ProfilerActivity, profile
+
+import flashio
+
+ALLOCATOR_COUNTERS = ("segment.all.allocated", "segment.all.freed", "num_alloc_retries", "num_device_alloc",
+                      "num_device_free")
+
+
+def allocator_counters() -> dict:
+    stats = torch.cuda.memory_stats()
+    return {name: stats.get(name, 0) for name in ALLOCATOR_COUNTERS}
+
+
+def profile_calls(name: str, fn, calls: int = 10, sleep_cycles: int = 100_000_000) -> None:
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    before = allocator_counters()
+    torch.cuda._sleep(sleep_cycles)  # the GPU busy for ~50 ms: the host never waits for it below
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        host_us = (time.perf_counter() - start) / calls * 1e6
+    torch.cuda.synchronize()
+    after = allocator_counters()
+    print(f"\n## {name}: {host_us:.1f} µs of host time a call under the profiler, {calls} calls")
+    print("allocator counters, after - before:", {k: after[k] - before[k] for k in ALLOCATOR_COUNTERS})
+    print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=22, max_name_column_width=60))
+
+
+def main() -> None:
+    q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+               for _ in range(3))
+    dout = torch.randn_like(q)
+
+    def step():
+        out = flashio.attention(q, k, v, causal=True)
+        return torch.autograd.grad(out, (q, k, v), dout)
+
+    def forward():
+        return flashio.attention(q, k, v, causal=True)
+
+    saved = flashio.attention(q, k, v, causal=True)
+
+    def backward():
+        return torch.autograd.grad(saved, (q, k, v), dout, retain_graph=True)
+
+    print("d=128 bf16 causal 1k, (B, H, N, D) = (16, 16, 1024, 128)")
+    for name, fn in (("forward + backward step", step), ("forward", forward),
+                     ("backward (one saved forward, retain_graph)", backward)):
+        profile_calls(name, fn)
+
+
+if __name__ == "__main__":
+    main()
