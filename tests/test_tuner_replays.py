@@ -1,6 +1,7 @@
 """The tuner's timings through replays (launchers.tune_through_replays; on by default since v0.47,
 ``FLASHIO_TUNE_REPLAYS=0`` turns them off): each candidate's launch captured once into a CUDA graph and its replay
-timed, so that the launcher's host time is not timed with short kernels. The graphs are stand-ins here: a capture records which calls it held."""
+timed, so that the launcher's host time is not timed with short kernels. The graphs are stand-ins here: a capture
+records which calls it held."""
 
 import contextlib
 

@@ -178,8 +178,8 @@ def run_correctness_case(case: CorrectnessCase, device: str = "cuda") -> dict:
     ref32, ref32_grads = reference(True)
     ref_lp, ref_lp_grads = reference(False)
     floor = _rounding_floor(case.dtype)
-    result = {"case": case.name, "ok": True,
-              "details": [] if len(runs) == 1 else ["first call, replay" + (" and CUDA graph" if len(runs) == 3 else "")]}
+    runs_named = "first call, replay" + (" and CUDA graph" if len(runs) == 3 else "")
+    result = {"case": case.name, "ok": True, "details": [] if len(runs) == 1 else [runs_named]}
     outs = [run_out * row_mask if row_mask is not None else run_out for run_out, _ in runs]
     for label, got, r32, rlp, factor in [("out", outs, ref32, ref_lp, 2.0)] + [
             (f"d{n}", [run_grads[i] for _, run_grads in runs], ref32_grads[i], ref_lp_grads[i], 3.0)

@@ -310,7 +310,7 @@ def _claim_counters(device: torch.device) -> torch.Tensor:
     launches that claimed no tile, 27 µs for a 250 µs kernel, and one process failed with a CUDA error)."""
     if _capturing(device):
         return launch_plans.zero_(launch_plans.empty((2,), dtype=torch.int32, device=device))
-    stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else 0
+    stream = launch_plans.stream_handle(device.index) if device.type == "cuda" else 0
     counters = _CLAIM_COUNTERS.get((device, stream))
     if counters is None:
         counters = _CLAIM_COUNTERS[(device, stream)] = launch_plans.persistent(
@@ -909,9 +909,10 @@ def tune_through_replays() -> bool:
 
 
 def _timed_runs(launch: Callable[[Hashable], None]) -> Callable[[Hashable], Callable[[], object]]:
-    """config (a tile configuration, or the backward's dQ strategy) -> what the tuner times for it: ``launch(config)``, or with ``tune_through_replays`` its replay, captured
-    at the first timing of that config (later timings of it replay the same graph; the graphs share one memory pool,
-    as they never run at once and keep no output in it)."""
+    """config (a tile configuration, or the backward's dQ strategy) -> what the tuner times for it: ``launch(config)``,
+    or with ``tune_through_replays`` its replay, captured at the first timing of that config (later timings of it
+    replay the same graph; the graphs share one memory pool, as they never run at once and keep no output in it, and
+    each zeroes its own claim counters, ``_claim_counters``)."""
     if not tune_through_replays():
         return lambda config: functools.partial(launch, config)
     replays: dict = {}
@@ -921,9 +922,9 @@ def _timed_runs(launch: Callable[[Hashable], None]) -> Callable[[Hashable], Call
 
     def timed_run(config: TileConfig) -> Callable[[], object]:
         if config not in replays:
-            replays[config] = _replayable(functools.partial(launch, config),
-                                          lambda: torch.cuda.CUDAGraph(),
-                                          lambda graph: torch.cuda.graph(graph, pool, capture_error_mode="thread_local"))
+            replays[config] = _replayable(
+                functools.partial(launch, config), lambda: torch.cuda.CUDAGraph(),
+                lambda graph: torch.cuda.graph(graph, pool, capture_error_mode="thread_local"))
         return replays[config]
     return timed_run
 
