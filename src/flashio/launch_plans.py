@@ -417,13 +417,13 @@ class Plan:
         return tuple(slots[index] for index in self.outputs)
 
 
-def _current_stream():
-    return driver.active.get_current_stream(driver.active.get_current_device())
-
-
 def stream_handle(device_index: int) -> int:
     """The current stream of CUDA device ``device_index`` as Triton launches on it (the raw handle)."""
     return driver.active.get_current_stream(device_index)
+
+
+def _current_stream():
+    return stream_handle(driver.active.get_current_device())
 
 
 def _hooks_set() -> bool:

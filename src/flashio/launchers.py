@@ -19,7 +19,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import Callable, Optional, Sequence
+from typing import Callable, Hashable, Optional, Sequence
 
 import torch
 import triton
@@ -920,7 +920,7 @@ def _timed_runs(launch: Callable[[Hashable], None]) -> Callable[[Hashable], Call
     # thread_local: the compile pool's threads may call CUDA during a capture (loading a module), which under the
     # default "global" mode would end the capture in an error and the candidate would be timed through its launcher.
 
-    def timed_run(config: TileConfig) -> Callable[[], object]:
+    def timed_run(config: Hashable) -> Callable[[], object]:
         if config not in replays:
             replays[config] = _replayable(
                 functools.partial(launch, config), lambda: torch.cuda.CUDAGraph(),
@@ -1532,10 +1532,10 @@ def _launch_backward(grad_out, q, k, v, out, lse, *, layout, softmax_scale, caus
                    "fused": run_fused}
         strategy_key = _tune_key("backward_dq_strategy", problem, q, *base_flags, use_tma, fused_ok)
         if configs.cached_choice(strategy_key) is None:
-            if len(configs.candidates_to_compile(strategy_key, strategies)) > 1:
+            pending = configs.candidates_to_compile(strategy_key, strategies)
+            if len(pending) > 1:
                 _refuse_in_capture(q.device, "time the backward's dQ strategies")
-            _compile_first_backward(launch_preprocess, [runners[option] for option in
-                                                        configs.candidates_to_compile(strategy_key, strategies)])
+            _compile_first_backward(launch_preprocess, [runners[option] for option in pending])
         if launch_plans.gathered() is not None:  # a forward's first call collecting this backward's compiles
             return dq, dk, dv
         launch_preprocess()

@@ -16,12 +16,15 @@ own costs (the function's context, saving and releasing tensors, zeros for LSE's
 accumulator and outputs, ~0.4 GB, are freed at its end, while a backward on a saved forward keeps the forward's).
 """
 
+import os
+import sys
 import time
 
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-import flashio
+sys.path.insert(0, os.path.dirname(__file__))
+from step_sync import step_calls  # noqa: E402 - this folder's three step calls
 
 ALLOCATOR_COUNTERS = ("segment.all.allocated", "segment.all.freed", "num_alloc_retries", "num_device_alloc",
                       "num_device_free")
@@ -54,22 +57,8 @@ def main() -> None:
     q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
                for _ in range(3))
     dout = torch.randn_like(q)
-
-    def step():
-        out = flashio.attention(q, k, v, causal=True)
-        return torch.autograd.grad(out, (q, k, v), dout)
-
-    def forward():
-        return flashio.attention(q, k, v, causal=True)
-
-    saved = flashio.attention(q, k, v, causal=True)
-
-    def backward():
-        return torch.autograd.grad(saved, (q, k, v), dout, retain_graph=True)
-
     print("d=128 bf16 causal 1k, (B, H, N, D) = (16, 16, 1024, 128)")
-    for name, fn in (("forward + backward step", step), ("forward", forward),
-                     ("backward (one saved forward, retain_graph)", backward)):
+    for name, fn in step_calls(q, k, v, dout).items():
         profile_calls(name, fn)
 
 

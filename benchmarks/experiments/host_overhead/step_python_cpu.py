@@ -6,17 +6,21 @@ and such a backward together (``step_sync.py``); this says how much of that the 
 
     TRITON_INTERPRET=1 PYTHONPATH=src python3 benchmarks/experiments/host_overhead/step_python_cpu.py
 
-Outcome (v0.47, this session's 2-CPU machine, three runs with nothing beside them): step 74.5 / 74.8 / 106.3 µs,
-forward 22.4 / 21.7 / 31.7, backward 33.0 / 32.3 / 37.1: ~20 µs of a step (37 in the noisy third run) are neither,
-against the H200's 375 µs. (Beside a CI run the same script gave 198 / 43 / 44: its numbers need a quiet machine.)
+Outcome (v0.47, this session's 2-CPU machine, eight runs of this code): the three quietest gave step 65.2 / 66.9 /
+68.4 µs, forward 19.4 / 19.0 / 19.6, backward 28.3 / 30.5 / 30.9: ~18 µs of a step are neither, against the H200's 375
+µs. The runs spread to a step of 125 µs (forward 19-31, backward 28-46): the machine's other work shows in them.
 """
 
-import time
+import os
+import sys
 
 import torch
 
-import flashio
 from flashio import launchers
+
+sys.path.insert(0, os.path.dirname(__file__))
+from plan_key_cost import per_call_us  # noqa: E402 - this folder's per-call timer
+from step_sync import step_calls  # noqa: E402 - this folder's three step calls
 
 
 def stub_forward(q, k, v, **options):
@@ -28,34 +32,15 @@ def stub_backward(grad_out, q, k, v, out, lse, **options):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
-def per_call_us(fn, calls: int = 2000) -> float:
-    for _ in range(200):
-        fn()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    return (time.perf_counter() - start) / calls * 1e6
-
-
 def main() -> None:
     launchers.attention_forward = stub_forward
     launchers.attention_backward = stub_backward
     q, k, v = (torch.randn(2, 4, 64, 64, dtype=torch.bfloat16, requires_grad=True) for _ in range(3))
     dout = torch.randn_like(q)
-    saved = flashio.attention(q, k, v, causal=True)
-
-    def step():
-        out = flashio.attention(q, k, v, causal=True)
-        return torch.autograd.grad(out, (q, k, v), dout)
-
-    calls = {"forward + backward step": step,
-             "forward": lambda: flashio.attention(q, k, v, causal=True),
-             "backward (one saved forward, retain_graph)":
-                 lambda: torch.autograd.grad(saved, (q, k, v), dout, retain_graph=True)}
     print("| call (launchers stubbed) | µs a call |")
     print("|---|---|")
-    for name, fn in calls.items():
-        print(f"| {name} | {per_call_us(fn):.1f} |")
+    for name, fn in step_calls(q, k, v, dout).items():
+        print(f"| {name} | {per_call_us(fn, calls=2000):.1f} |")
 
 
 if __name__ == "__main__":

@@ -46,29 +46,29 @@ def host_us_while_gpu_sleeps(fn, calls: int = 20, sleep_cycles: int = 100_000_00
     return host, start.elapsed_time(end)
 
 
-def main() -> None:
-    q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-               for _ in range(3))
-    dout = torch.randn_like(q)
+def step_calls(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Tensor) -> dict:
+    """The three calls this folder's step experiments time, by name: a causal forward + backward step
+    (``torch.autograd.grad``), a forward alone, and a backward on one forward saved here (``retain_graph``)."""
+    saved = flashio.attention(q, k, v, causal=True)
 
     def step():
         out = flashio.attention(q, k, v, causal=True)
         return torch.autograd.grad(out, (q, k, v), dout)
 
-    def forward():
-        return flashio.attention(q, k, v, causal=True)
+    return {"forward + backward step": step,
+            "forward": lambda: flashio.attention(q, k, v, causal=True),
+            "backward (one saved forward, retain_graph)":
+                lambda: torch.autograd.grad(saved, (q, k, v), dout, retain_graph=True)}
 
-    saved = {}
 
-    def backward():
-        return torch.autograd.grad(saved["out"], (q, k, v), dout, retain_graph=True)
-    saved["out"] = flashio.attention(q, k, v, causal=True)
-
+def main() -> None:
+    q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+               for _ in range(3))
+    dout = torch.randn_like(q)
     print("d=128 bf16 causal 1k, (B, H, N, D) = (16, 16, 1024, 128); 20 calls enqueued behind a GPU sleep")
     print("| call | host µs a call | the sleep, ms (GPU) | host total ÷ sleep |")
     print("|---|---|---|---|")
-    for name, fn in (("forward + backward step", step), ("forward", forward),
-                     ("backward (one saved forward, retain_graph)", backward)):
+    for name, fn in step_calls(q, k, v, dout).items():
         host, sleep_ms = host_us_while_gpu_sleeps(fn)
         print(f"| {name} | {host:.1f} | {sleep_ms:.1f} | {host * 20 / 1e3 / sleep_ms:.2f} |", flush=True)
 
