@@ -292,6 +292,7 @@ D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH = ("forward: Gluon, persistent, d=256 out
 _GRID_D256_CASES = [_GRID_D256_1K, replace(_GRID_D256_1K, name="d256 causal 1k, the grid's 16x8 heads", causal=True)]
 FORWARD_HOST_Q_PATH = "forward: Gluon, persistent, tuned options, Q host descriptor"
 FORWARD_HOST_QKV_PATH = "forward: Gluon, persistent, tuned options, Q/K/V host descriptors"
+THREE_CONSUMERS_TUNED_PATH = "forward: Gluon, persistent, three consumers, tuned host-descriptor options"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -405,6 +406,13 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, three consumers": gluon_forward(
             replace(persistent, block_m=192, output_from_registers=True),
             replace(persistent, output_from_registers=True), persistent_d256),
+        # v0.48 (prepared): the same on d=64's tuned host-descriptor form (two Q sets, claims, 16-byte stores) without
+        # the options a 192-row tile does not take (the half diagonal) or spills with (Q in registers: 88-104 B of
+        # stack at 160 registers, against 0-8 B without); d=128 and d=256 their host-descriptor forms.
+        THREE_CONSUMERS_TUNED_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][5], block_m=192, half_diagonal=False, q_in_registers=False),
+            configs.FORWARD_GLUON_CANDIDATES[128][6], replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
+                                                              host_descriptors=3)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

@@ -946,6 +946,13 @@ FORMS = {
     "tuned persistent, Q in registers, Q/K/V host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][5],
                                                                host_descriptors=3),)}}),
+    # v0.48 (run 53): d=64's tuned host-descriptor form with three consumer warpgroups (a 192-row tile), without the
+    # half diagonal (a two-consumer option) and Q in registers (it spills at 160 registers per thread).
+    "d=64 three consumers, host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][5], block_m=192, half_diagonal=False,
+                                 q_in_registers=False),)}}),
+    "d=64 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][5],)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

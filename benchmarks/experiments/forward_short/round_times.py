@@ -62,7 +62,12 @@ def _launcher(config, q, k, v, causal: bool, clock_tiles: int, claim_options: tu
     kernel, grid, trailing, listed = launchers.gluon_forward_launch(config, problem, causal, q.device)
     constants = dict(IS_CAUSAL=causal, num_warps=config.num_warps, **launchers.gluon_forward_constants(config, d),
                      **listed, **({name: True for name in claim_options} if listed.get("DYNAMIC") else {}))
-    arguments = (q, k, v, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
+    # host_descriptors (v0.46): Q, and K and V, as descriptors made here, as the library's launcher makes them.
+    loaded = launchers.host_descriptor_inputs(config.host_descriptors, problem, (
+        (q, q.stride(), heads, n, constants["ROWS"], 1),
+        (k, k.stride(), k.shape[1], k.shape[2], config.block_n, 3),
+        (v, v.stride(), v.shape[1], v.shape[2], config.block_n, 3)))
+    arguments = (*loaded, out, lse, *q.stride()[:3], *k.stride()[:3], *v.stride()[:3], *out.stride()[:3],
                  *lse.stride(), n, k.shape[2], heads // k.shape[1], d ** -0.5, *trailing)
     launchers._ensure_tma_allocator()
 
