@@ -1,7 +1,7 @@
 """The tuner's timings through replays (launchers.tune_through_replays; on by default since v0.47,
 ``FLASHIO_TUNE_REPLAYS=0`` turns them off): each candidate's launch captured once into a CUDA graph and its replay
 timed, so that the launcher's host time is not timed with short kernels. The graphs are stand-ins here: a capture
-records which calls it held."""
+records which calls it held, and the capture's stream calls are logged."""
 
 import contextlib
 
@@ -76,8 +76,7 @@ def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_time
     log = []
     monkeypatch.setattr(launchers.torch.cuda, "graph_pool_handle", lambda: "pool")
     monkeypatch.setattr(launchers.torch.cuda, "CUDAGraph", _Graph)
-    monkeypatch.setattr(launchers.torch.cuda, "graph",
-                        lambda graph, pool, capture_error_mode: _capturing(log)(graph))
+    monkeypatch.setattr(launchers, "_capturing_quietly", lambda graph, pool: _capturing(log)(graph))
     launched = []
     first, second = TileConfig(128, 128, 4, 3, "gluon"), TileConfig(128, 64, 4, 2, "gluon")
     timed_run = launchers._timed_runs(launched.append)
@@ -86,6 +85,70 @@ def test_with_the_switch_each_configuration_is_captured_once_and_its_replay_time
     assert launched == [first, first, second, second]  # per configuration: one call outside, one captured
     replay()
     assert replay.__self__.replays == 1 and launched == [first, first, second, second]
+
+
+class _RecordingGraph:
+    """A stand-in CUDA graph recording its capture calls, and the stream current at each."""
+
+    def __init__(self, log: list):
+        self.log = log
+
+    def capture_begin(self, pool=None, capture_error_mode="global"):
+        self.log.append(("capture_begin", pool, capture_error_mode, launchers.torch.cuda.current_stream_name))
+
+    def capture_end(self):
+        self.log.append(("capture_end", launchers.torch.cuda.current_stream_name))
+
+
+def _fake_cuda_streams(monkeypatch, log: list):
+    """torch.cuda's device, stream and cache calls as stand-ins that log what is called (this machine has no GPU)."""
+    cuda = launchers.torch.cuda
+    monkeypatch.setattr(cuda, "current_stream_name", "the caller's", raising=False)
+    monkeypatch.setattr(cuda, "current_device", lambda: 3)
+    monkeypatch.setattr(cuda, "Stream", lambda index: f"side stream of device {index}")
+    monkeypatch.setattr(cuda, "synchronize", lambda *a: log.append("synchronize"))
+    monkeypatch.setattr(cuda, "empty_cache", lambda: log.append("empty_cache"))
+
+    @contextlib.contextmanager
+    def stream(s):
+        before, cuda.current_stream_name = cuda.current_stream_name, s
+        try:
+            yield
+        finally:
+            cuda.current_stream_name = before
+    monkeypatch.setattr(cuda, "stream", stream)
+    monkeypatch.setattr(launchers, "_CAPTURE_STREAMS", {})
+
+
+def test_the_tuners_capture_neither_synchronises_nor_empties_the_memory_cache(monkeypatch):
+    # torch.cuda.graph's __enter__ does both: at each candidate of a first call a training process's cached GPU
+    # memory would go back to the driver.
+    log = []
+    _fake_cuda_streams(monkeypatch, log)
+    with launchers._capturing_quietly(_RecordingGraph(log), "pool"):
+        log.append("captured work")
+    assert log == [("capture_begin", "pool", "thread_local", "side stream of device 3"), "captured work",
+                   ("capture_end", "side stream of device 3")]
+    assert launchers.torch.cuda.current_stream_name == "the caller's"
+
+
+def test_the_tuners_capture_ends_when_the_captured_call_fails(monkeypatch):
+    log = []
+    _fake_cuda_streams(monkeypatch, log)
+    with pytest.raises(RuntimeError, match="launch failed"):
+        with launchers._capturing_quietly(_RecordingGraph(log), "pool"):
+            raise RuntimeError("launch failed")
+    assert log[-1] == ("capture_end", "side stream of device 3")
+    assert launchers.torch.cuda.current_stream_name == "the caller's"
+
+
+def test_the_tuners_captures_share_one_side_stream_per_device(monkeypatch):
+    log = []
+    _fake_cuda_streams(monkeypatch, log)
+    for _ in range(2):
+        with launchers._capturing_quietly(_RecordingGraph(log), None):
+            pass
+    assert launchers._CAPTURE_STREAMS == {3: "side stream of device 3"}
 
 
 @pytest.mark.parametrize("value", ["0", "off", "false"])

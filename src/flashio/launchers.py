@@ -917,16 +917,38 @@ def _timed_runs(launch: Callable[[Hashable], None]) -> Callable[[Hashable], Call
         return lambda config: functools.partial(launch, config)
     replays: dict = {}
     pool = torch.cuda.graph_pool_handle()
-    # thread_local: the compile pool's threads may call CUDA during a capture (loading a module), which under the
-    # default "global" mode would end the capture in an error and the candidate would be timed through its launcher.
 
     def timed_run(config: Hashable) -> Callable[[], object]:
         if config not in replays:
-            replays[config] = _replayable(
-                functools.partial(launch, config), lambda: torch.cuda.CUDAGraph(),
-                lambda graph: torch.cuda.graph(graph, pool, capture_error_mode="thread_local"))
+            replays[config] = _replayable(functools.partial(launch, config), lambda: torch.cuda.CUDAGraph(),
+                                          lambda graph: _capturing_quietly(graph, pool))
         return replays[config]
     return timed_run
+
+
+_CAPTURE_STREAMS: dict = {}
+
+
+@contextlib.contextmanager
+def _capturing_quietly(graph, pool):
+    """Capture into ``graph`` (memory from ``pool``) what runs inside, on a side stream of the current device kept for
+    the tuner's captures: ``torch.cuda.graph``'s capture without what its ``__enter__`` does first, a device-wide
+    synchronisation and ``torch.cuda.empty_cache()`` (plus the pinned host cache's), which at each candidate of a first
+    call would hand a training process's cached GPU memory back to the driver, to be allocated again by cudaMalloc,
+    and cost the first call ~0.26 s at d=256 (v0.47). A capture only records, so the side stream needs no ordering
+    against the current one; the replays run on the stream current at their call. Error mode "thread_local": the
+    compile pool's threads may call CUDA during a capture (loading a module), which under the default "global" mode
+    would end the capture in an error and the candidate would be timed through its launcher."""
+    index = torch.cuda.current_device()
+    stream = _CAPTURE_STREAMS.get(index)
+    if stream is None:
+        stream = _CAPTURE_STREAMS[index] = torch.cuda.Stream(index)
+    with torch.cuda.stream(stream):
+        graph.capture_begin(pool, capture_error_mode="thread_local")
+        try:
+            yield
+        finally:
+            graph.capture_end()
 
 
 def _replayable(run: Callable[[], object], new_graph: Callable[[], object],
