@@ -136,7 +136,8 @@ def main() -> int:
           f"N={odd_length} (not a multiple of 16) {odd * 1e3:.1f} ms ({len(odd_compiled)} kernels compiled), "
           f"N={odd_length - 16} {odd_again * 1e3:.1f} ms")
     print(f"    first call: forward {first_passes[0]:.2f} s, backward {first_passes[1]:.2f} s; compile batches "
-          f"(jobs, wall s): " + ", ".join(f"({jobs}, {seconds:.2f})" for jobs, seconds in first_batches))
+          f"(jobs, wall s): " + ", ".join(f"({jobs}, {seconds:.2f})" for jobs, seconds in first_batches)
+          + f"; candidates timed through their launcher after a failed capture: {launchers.tuning_replay_fallbacks()}")
     for label, names in (("same bucket", same_bucket_compiled), ("not a multiple of 16", odd_compiled)):
         if names:
             print(f"    compiled for the {label} call: {', '.join(names)}")

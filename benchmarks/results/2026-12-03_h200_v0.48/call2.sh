@@ -12,3 +12,11 @@ FLASHIO_TUNING_CACHE=off timeout 300 python3 benchmarks/experiments/forward_shor
     --skip-tuned --points noncausal:1024 noncausal:4096 noncausal:16384 causal:1024 causal:4096 causal:16384 \
     --forms "d=64 host descriptors" "d=64 three consumers, host descriptors" > $OUT/probe_run53.txt 2>&1
 echo "probe rc $?"; tail -12 $OUT/probe_run53.txt
+# The tuner's captures without torch.cuda.graph's synchronise and empty_cache (after v0.47): d=256 non-causal 4k first
+# call, as v0.47 call 1 (7.41 s without replays, 7.67 s with them through torch.cuda.graph).
+for replays in 0 1; do
+  echo "== replays=$replays d=256 non-causal 4k"
+  FLASHIO_TUNE_REPLAYS=$replays TRITON_CACHE_DIR=$(mktemp -d) FLASHIO_TUNING_CACHE=$(mktemp -d)/tuning.json \
+      timeout 60 python3 benchmarks/first_call.py --head-dim 256 --seqlen 4096 2>&1 | tail -25
+done > $OUT/first_call.txt 2>&1
+grep -E "^==|first call|compiled" $OUT/first_call.txt | cut -c1-250 | head -8
