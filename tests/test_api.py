@@ -207,3 +207,27 @@ def test_the_forward_tells_the_launcher_whether_a_backward_follows(monkeypatch, 
     q, k, v = (torch.randn(1, 2, 16, 8, requires_grad=requires_grad) for _ in range(3))
     flashio.attention(q, k, v)
     assert seen == [{"deterministic": False} if requires_grad else None]
+
+
+def test_the_backward_is_given_no_zero_gradient_for_the_log_sum_exp(monkeypatch):
+    # LSE takes no gradient (non-differentiable): autograd would otherwise fill a zero tensor for it every backward.
+    from flashio import autograd
+
+    received = []
+    backward = autograd.FlashAttentionFunction.backward
+
+    def recording(ctx, grad_out, grad_lse):
+        received.append(grad_lse)
+        return backward(ctx, grad_out, grad_lse)
+
+    monkeypatch.setattr(autograd.FlashAttentionFunction, "backward", staticmethod(recording))
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 16, 8, requires_grad=True) for _ in range(3))
+    flashio.attention(q, k, v).sum().backward()
+    assert received == [None] and q.grad is not None
+
+
+def test_a_backward_that_reaches_no_output_gradient_returns_no_input_gradients():
+    from flashio import autograd
+
+    assert autograd.FlashAttentionFunction.backward(None, None, None) == (None,) * 5

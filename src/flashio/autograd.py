@@ -47,10 +47,14 @@ class FlashAttentionFunction(torch.autograd.Function):
         ctx.options = options
         ctx.seed = seed
         ctx.mark_non_differentiable(lse)
+        # LSE takes no gradient: without this autograd would fill a zero tensor for it at every backward.
+        ctx.set_materialize_grads(False)
         return out, lse
 
     @staticmethod
     def backward(ctx, grad_out, _grad_lse):
+        if grad_out is None:  # no gradient reached the output (grads are not materialised as zeros)
+            return None, None, None, None, None
         q, k, v, out, lse = ctx.saved_tensors
         options: AttentionOptions = ctx.options
         dq, dk, dv = launchers.attention_backward(
