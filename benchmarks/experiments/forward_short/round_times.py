@@ -135,6 +135,9 @@ def main() -> None:
                         help="the forms with their static lists (v0.37: d=128's tuned form has the dynamic one)")
     parser.add_argument("--claim", nargs="*", default=[], choices=("CLAIM_FIRST", "CLAIM_AHEAD"),
                         help="with --dynamic: these probe constexprs of the dynamic loader (v0.36, prepared)")
+    parser.add_argument("--early-q-release", action="store_true",
+                        help="the forms with early_q_release (Q handed back after the tile's last score product; "
+                             "v0.48: the host-descriptor form's tile boundary with it)")
     parser.add_argument("--order", choices=list(ORDERS), default="library",
                         help="the causal tile list: the library's, or one of tile_orders' (rotated pairs, the tail or "
                              "all of it assigned with measured tile times)")
@@ -158,6 +161,8 @@ def main() -> None:
             config = configs.FORWARD_GLUON_CANDIDATES[d][form]
             if args.dynamic or args.static:
                 config = dataclasses.replace(config, dynamic_schedule=args.dynamic)
+            if args.early_q_release:
+                config = dataclasses.replace(config, early_q_release=True)
             if not config.persistent:
                 raise SystemExit(f"form {form} at d={d} is not a persistent kernel: {config}")
             with ORDERS[args.order]():  # the launchers' list is made (and kept) inside

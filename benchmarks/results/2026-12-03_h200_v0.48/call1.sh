@@ -19,3 +19,6 @@ echo "step_profile rc $?"; grep -E "^## |allocator" $OUT/step_profile.txt
 FLASHIO_TUNING_CACHE=off timeout 150 python3 benchmarks/experiments/forward_short/round_times.py \
     --points 128:causal:1024 --forms 6 7 2 --turns 30 > $OUT/round_times.txt 2>&1
 echo "round_times rc $?"; tail -40 $OUT/round_times.txt
+FLASHIO_TUNING_CACHE=off timeout 100 python3 benchmarks/experiments/forward_short/round_times.py \
+    --points 128:causal:1024 --forms 6 --early-q-release --turns 30 > $OUT/round_times_early.txt 2>&1
+echo "round_times early rc $?"; grep -A6 "^## " $OUT/round_times_early.txt
