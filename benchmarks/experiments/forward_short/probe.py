@@ -953,6 +953,12 @@ FORMS = {
                                  q_in_registers=False),)}}),
     "d=64 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][5],)}}),
+    # v0.48 (run 54): d=128's host-descriptor form (the grid's causal choice), and the same with Q handed back after the
+    # tile's last score product.
+    "d=128 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}}),
+    "d=128 host descriptors, Q handed back early": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][6], early_q_release=True),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
