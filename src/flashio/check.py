@@ -406,11 +406,11 @@ def forced_paths() -> dict:
         "forward: Gluon, persistent, three consumers": gluon_forward(
             replace(persistent, block_m=192, output_from_registers=True),
             replace(persistent, output_from_registers=True), persistent_d256),
-        # v0.48 (prepared): the same on d=64's tuned host-descriptor form (two Q sets, claims, 16-byte stores) without
-        # the options a 192-row tile does not take (the half diagonal) or spills with (Q in registers: 88-104 B of
-        # stack at 160 registers, against 0-8 B without); d=128 and d=256 their host-descriptor forms.
+        # v0.48: the same on d=64's tuned host-descriptor form (two Q sets, claims, 16-byte stores) without the options
+        # a 192-row tile does not take (the half diagonal) or spills with (Q in registers: 88-104 B of stack at 160
+        # registers, against 0-8 B without), d=64's seventh candidate; d=128 and d=256 their host-descriptor forms.
         THREE_CONSUMERS_TUNED_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][5], block_m=192, half_diagonal=False, q_in_registers=False),
+            configs.FORWARD_GLUON_CANDIDATES[64][6],
             configs.FORWARD_GLUON_CANDIDATES[128][6], replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
                                                               host_descriptors=3)),
         # The same with the plain loop (prepared after that run, not yet run).

@@ -20,13 +20,22 @@ synchronisation (right), but the step costs 375 µs of host time more than its f
 prediction's 250-450 wrong): at d=128 causal 1k an eager training step's attention is host-bound (720 µs host, 743
 GPU), and a CUDA graph takes its GPU time to 709.5 µs. Where the 375 µs go (the autograd graph made and released each
 step, the engine's hand-off to its device thread) is not measured yet.
+
+v0.48 call 1 (H200, results/2026-12-03_h200_v0.48/call1/step_sync.txt), after the autograd function stopped
+materialising gradients (no zero tensor made for LSE's unused gradient at each backward): the step 478.8 µs, the
+forward 127.1, the backward on a saved forward 234.3 (118 µs more than the two together, against 375). Another machine
+than call 6's (its forward 30% slower), so now both functions are timed in one process, alternately (prediction, v0.48
+call 3: the materialising function's step 10-30 µs slower, one zeros kernel's launch and allocation, the forward
+and the saved-forward backward level; so most of 720 -> 479 µs would be the machine).
 """
 
+import contextlib
 import time
 
 import torch
 
 import flashio
+from flashio import autograd
 
 
 def host_us_while_gpu_sleeps(fn, calls: int = 20, sleep_cycles: int = 100_000_000) -> tuple[float, float]:
@@ -61,16 +70,38 @@ def step_calls(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Te
                 lambda: torch.autograd.grad(saved, (q, k, v), dout, retain_graph=True)}
 
 
+@contextlib.contextmanager
+def lse_gradient_materialised():
+    """The autograd function as it was before v0.48: gradients materialised, so that every backward is handed a zero
+    tensor made for LSE's (unused) gradient."""
+    forward = autograd.FlashAttentionFunction.forward
+
+    def materialising(ctx, *args):
+        outputs = forward(ctx, *args)
+        ctx.set_materialize_grads(True)
+        return outputs
+    autograd.FlashAttentionFunction.forward = staticmethod(materialising)
+    try:
+        yield
+    finally:
+        autograd.FlashAttentionFunction.forward = staticmethod(forward)
+
+
 def main() -> None:
     q, k, v = (torch.randn(16, 16, 1024, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
                for _ in range(3))
     dout = torch.randn_like(q)
     print("d=128 bf16 causal 1k, (B, H, N, D) = (16, 16, 1024, 128); 20 calls enqueued behind a GPU sleep")
-    print("| call | host µs a call | the sleep, ms (GPU) | host total ÷ sleep |")
-    print("|---|---|---|---|")
-    for name, fn in step_calls(q, k, v, dout).items():
-        host, sleep_ms = host_us_while_gpu_sleeps(fn)
-        print(f"| {name} | {host:.1f} | {sleep_ms:.1f} | {host * 20 / 1e3 / sleep_ms:.2f} |", flush=True)
+    print("| autograd function | call | host µs a call | the sleep, ms (GPU) | host total ÷ sleep |")
+    print("|---|---|---|---|---|")
+    # Alternately, twice each: v0.48's function (LSE's gradient not materialised) and the one before.
+    for turn in range(2):
+        for label, context in (("v0.48", contextlib.nullcontext), ("LSE gradient materialised", lse_gradient_materialised)):
+            with context():
+                for name, fn in step_calls(q, k, v, dout).items():
+                    host, sleep_ms = host_us_while_gpu_sleeps(fn)
+                    print(f"| {label} | {name} | {host:.1f} | {sleep_ms:.1f} | {host * 20 / 1e3 / sleep_ms:.2f} |",
+                          flush=True)
 
 
 if __name__ == "__main__":
