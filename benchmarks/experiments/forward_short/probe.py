@@ -953,6 +953,10 @@ FORMS = {
                                  q_in_registers=False),)}}),
     "d=64 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][5],)}}),
+    # v0.48 (run 55): the seventh candidate (three consumers) claiming its causal tiles one at a time.
+    "d=64 three consumers, host descriptors, dynamic": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6],
+                                                              dynamic_schedule=True),)}}),
     # v0.48 (run 54): d=128's host-descriptor form (the grid's causal choice), and the same with Q handed back after the
     # tile's last score product.
     "d=128 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
