@@ -441,9 +441,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # v0.48 (probe run 53, bf16, median of 3 rounds): the form above with three consumer warpgroups (a 192-row
          # tile; without the half diagonal, a two-consumer option, and without Q in registers, which spills at 160
          # registers per thread): non-causal 1k / 4k / 16k 440 -> 441, 476 -> 512, 479 -> 513, causal 1k / 4k /
-         # 16k 297 -> 185, 442 -> 427, 473 -> 502 TFLOP/s. A seventh candidate.
+         # 16k 297 -> 185, 442 -> 427, 473 -> 502 TFLOP/s. A seventh candidate. Probe run 55: the same claiming its
+         # causal tiles one at a time (``dynamic_schedule``), causal 2k / 4k / 8k / 16k 314 -> 339, 426 -> 443, 488 ->
+         # 497, 507 -> 508 (non-causal the same kernel: 2k 503 / 489, the probe's noise); the candidate has it.
          TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, balanced_schedule=True, wide_stores=True, noncausal_claims=True, host_descriptors=3)),
+                    q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
+                    host_descriptors=3)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
