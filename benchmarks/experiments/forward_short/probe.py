@@ -697,7 +697,8 @@ def without_causal_mask():
 
 def dynamic_claims(**options):
     """The persistent Gluon forward's launches with a dynamic tile list get these probe constexprs too
-    (``CLAIM_FIRST``, ``CLAIM_AHEAD``: kernels/forward_gluon.py ``_persistent_loader``; v0.36, prepared)."""
+    (``CLAIM_FIRST``, ``CLAIM_AHEAD``: kernels/forward_gluon.py ``_persistent_loader``; v0.36, prepared;
+    ``LIST_READ_BY_CONSUMERS``, v0.48)."""
     from flashio.kernels import forward_gluon
 
     persistent = forward_gluon.attention_forward_gluon_persistent_kernel
@@ -963,6 +964,15 @@ FORMS = {
         128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}}),
     "d=128 host descriptors, Q handed back early": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][6], early_q_release=True),)}}),
+    # v0.48 (run 56): the host-descriptor forms that claim tiles (d=64's seventh candidate, d=128's form 6) as v0.48
+    # builds them (the loader publishes each claimed tile's id) and as v0.47 did (the consumers look the claimed entry
+    # up in the list in global memory between tiles: the probe constexpr LIST_READ_BY_CONSUMERS).
+    "claiming host forms (v0.48)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (configs.FORWARD_GLUON_CANDIDATES[64][6],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}}),
+    "claiming host forms, consumers read the list (v0.47)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],),
+                                     128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}},
+        lambda: dynamic_claims(LIST_READ_BY_CONSUMERS=True)),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

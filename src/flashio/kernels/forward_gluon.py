@@ -50,7 +50,8 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 from flashio.kernels.backward_gluon import (_head_descriptor, _listed_block, _listed_query_range, _paired_block,
                                              _paired_halves, _wait_for_last_loads)
 from flashio.kernels.backward_gluon_split import _as_box
-from flashio.kernels.gluon_claims import claim_entry, claimed_block, claimed_count, issue_claim, release_claims
+from flashio.kernels.gluon_claims import (claim_entry, claimed_block, claimed_count, claimed_tile, issue_claim,
+                                          release_claims, tile_block)
 from flashio.kernels.gluon_clock import mark_tile
 from flashio.kernels.gluon_stores import store_rows_wide
 
@@ -747,8 +748,9 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 
 @gluon.jit
 def _publish_entry(ids, slot, index):
-    """The loader's claimed entry (or -1: no more) into the shared slot the consumers read once the tile's Q
-    barrier completes (its arrival, after this store, releases it to them)."""
+    """The loader's claimed tile id (``claimed_tile``; with the probe option LIST_READ_BY_CONSUMERS its entry in the
+    list), or -1: no more, into the shared slot the consumers read once the tile's Q barrier completes (its arrival,
+    after this store, releases it to them)."""
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
     ids.index(slot).store(gl.full([1], index, gl.int32, layout=layout))
 
@@ -800,7 +802,7 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
                        claims=None, ids=None, DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False,
                        CLAIM_AHEAD: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False,
-                       HOST_DESCRIPTORS: gl.constexpr = 0):
+                       HOST_DESCRIPTORS: gl.constexpr = 0, LIST_READ_BY_CONSUMERS: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
     this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks only; DYNAMIC: the entries
     of ``schedule`` it claims one by one from the counter ``claims``, each published to the consumers in ``ids``,
@@ -808,7 +810,8 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     tiles' issue times in ``tile_clock`` as partition CONSUMERS (``gluon_clock.mark_tile``). Probe options of
     DYNAMIC (v0.36, prepared): CLAIM_FIRST, the first entry claimed too (v0.36 call 6's form) instead of entry
     program_id; CLAIM_AHEAD, each claim issued a tile before its entry is needed, so that its round trip to the L2
-    overlaps the tile's loads instead of preceding them."""
+    overlaps the tile's loads instead of preceding them. Since v0.48 it publishes each claimed tile's id;
+    LIST_READ_BY_CONSUMERS (probe option, v0.36-v0.47's form) publishes the entry for the consumers to look up."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -825,8 +828,11 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
         if CLAIM_AHEAD:
             pending = issue_claim(claims)
         while index < entries:
-            block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
-            _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index)
+            tile = claimed_tile(schedule, index)
+            block, head, batch = tile_block(tile, num_blocks, num_heads)
+            # The tile id, so that no consumer waits for the list's global memory between its tiles (v0.48); the
+            # probe option the entry, which the consumers looked up themselves until v0.47.
+            _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index if LIST_READ_BY_CONSUMERS else tile)
             it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
@@ -931,11 +937,12 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
                          Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False,
                          tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
-                         partials=None, SPLIT_TAIL: gl.constexpr = False):
+                         partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
-    slot of ``partials``; DYNAMIC: the entries its loader claimed, read from ``ids`` as
-    each tile's Q barrier completes, until -1). CLOCK_TILES > 0 (probes): each tile's start (before its Q
+    slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
+    completes, until -1 (with the probe option LIST_READ_BY_CONSUMERS, v0.47's form, entries of ``schedule`` to look
+    up). CLOCK_TILES > 0 (probes): each tile's start (before its Q
     wait) and end (its output issued) in ``tile_clock`` as partition HALF (``gluon_clock.mark_tile``)."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -946,7 +953,10 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     if DYNAMIC:
         index = _read_entry(ids, 0, q_ready, HALF, 0)
         while index >= 0:
-            block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
+            if LIST_READ_BY_CONSUMERS:
+                block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
+            else:  # the loader published the tile's id (v0.48)
+                block, head, batch = tile_block(index, num_blocks, num_heads)
             it, turn_it = _persistent_consumer_tile(
                 O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, block, head, batch,
                 seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
@@ -1102,6 +1112,7 @@ def attention_forward_gluon_persistent_kernel(
     WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None,
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
+    LIST_READ_BY_CONSUMERS: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1127,7 +1138,8 @@ def attention_forward_gluon_persistent_kernel(
     (LISTED; v0.39 non-causal too, its list the round-robin's order): one list for all programs; program p takes entry
     p, then its loader claims entry num_programs + c for c from the int32 counters ``claims`` (zero at launch, set
     back to zero by the last program to finish), one tile at a time, so that a program that ran fast takes more
-    tiles (v0.36); ``CLAIM_FIRST`` / ``CLAIM_AHEAD``: probe options of it (``_persistent_loader``).
+    tiles (v0.36), each claimed tile's id published to the consumers in shared memory (v0.48);
+    ``CLAIM_FIRST`` / ``CLAIM_AHEAD`` / ``LIST_READ_BY_CONSUMERS``: probe options of it (``_persistent_loader``).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1171,7 +1183,7 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1179,7 +1191,7 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1187,13 +1199,14 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
+                                  LIST_READ_BY_CONSUMERS)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -1204,7 +1217,7 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1212,11 +1225,12 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS)),
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
+                                  LIST_READ_BY_CONSUMERS)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])

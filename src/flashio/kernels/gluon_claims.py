@@ -63,9 +63,20 @@ def release_claims(claims, last):
 
 
 @gluon.jit
-def claimed_block(schedule, index, num_blocks, num_heads):
-    """(block, head, batch) of entry ``index`` of a dynamic tile list (``flashio.schedules.claim_order``: the
-    entry count, then ids ``head_batch * num_blocks + block``)."""
-    tile = gl.load(schedule + 1 + index)
+def claimed_tile(schedule, index):
+    """The tile id ``head_batch * num_blocks + block`` of entry ``index`` of a dynamic tile list
+    (``flashio.schedules.claim_order``: the entry count, then the ids)."""
+    return gl.load(schedule + 1 + index)
+
+
+@gluon.jit
+def tile_block(tile, num_blocks, num_heads):
+    """(block, head, batch) of tile id ``tile`` (``claimed_tile``)."""
     head_batch = tile // num_blocks
     return tile % num_blocks, head_batch % num_heads, head_batch // num_heads
+
+
+@gluon.jit
+def claimed_block(schedule, index, num_blocks, num_heads):
+    """(block, head, batch) of entry ``index`` of a dynamic tile list."""
+    return tile_block(claimed_tile(schedule, index), num_blocks, num_heads)

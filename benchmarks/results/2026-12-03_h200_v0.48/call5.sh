@@ -1,0 +1,22 @@
+#!/bin/bash
+# v0.48 call 5: the claiming forwards' loader publishes each claimed tile's id (the consumers no longer look it up in
+# the list between tiles): the d=64 and d=128 default check cases and the three-consumer path; probe run 56 (v0.48
+# against v0.47's lookup as a probe constexpr); round_times.py on d=128's form 6 (call 1's reading, now with it).
+set -u
+export PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d)
+FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 200 python3 -m flashio.check --skip-timing --skip-paths \
+    --case-head-dims 64 128 --case-timeout 60 > "$OUT/check.txt" 2>&1
+echo "check rc $? PASS $(grep -c PASS $OUT/check.txt) FAIL $(grep -c FAIL $OUT/check.txt) graph $(grep -c 'CUDA graph' $OUT/check.txt)"
+grep -E "FAIL|ERROR|HANG|Traceback|Error" "$OUT/check.txt" | head -5
+FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 100 python3 -m flashio.check --skip-timing --skip-default-cases \
+    --case-timeout 60 --case-head-dims 64 \
+    --paths "forward: Gluon, persistent, three consumers, tuned host-descriptor options" > "$OUT/check_three.txt" 2>&1
+echo "check three rc $? PASS $(grep -c PASS $OUT/check_three.txt) FAIL $(grep -c FAIL $OUT/check_three.txt)"
+FLASHIO_TUNING_CACHE=off timeout 200 python3 benchmarks/experiments/forward_short/probe.py --head-dims 128 64 \
+    --rounds 3 --skip-tuned --points causal:1024 causal:2048 causal:16384 noncausal:1024 noncausal:16384 \
+    --forms "claiming host forms (v0.48)" "claiming host forms, consumers read the list (v0.47)" \
+    > $OUT/probe_run56.txt 2>&1
+echo "probe rc $?"; tail -11 $OUT/probe_run56.txt
+FLASHIO_TUNING_CACHE=off timeout 100 python3 benchmarks/experiments/forward_short/round_times.py \
+    --points 128:causal:1024 --forms 6 --turns 30 > $OUT/round_times.txt 2>&1
+echo "round_times rc $?"; grep -A6 "^## " $OUT/round_times.txt | cut -c1-220
