@@ -20,8 +20,8 @@ FLASHIO_TUNING_CACHE=off timeout 150 python3 benchmarks/experiments/forward_shor
 echo "probe rc $?"; tail -11 $OUT/probe_run56.txt
 if [ "$(grep -c FAIL $OUT/check.txt $OUT/check_three.txt | awk -F: '{s+=$2} END {print s}')" = "0" ]; then
   for point in 128:bf16 128:fp16 64:bf16 64:fp16; do
-    # A grid takes ~50-60 s here: none started past 470 s, so the call ends within its device time.
-    if [ $SECONDS -gt 470 ]; then echo "grid d$point not started (${SECONDS} s)"; continue; fi
+    # A grid takes ~50-60 s here: none started past 330 s, so the call ends within the device time left.
+    if [ $SECONDS -gt 330 ]; then echo "grid d$point not started (${SECONDS} s)"; continue; fi
     IFS=: read dim dtype <<< "$point"
     FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 100 python3 -m flashio.cli bench --seqlens 1024 2048 4096 8192 16384 \
         --head-dims $dim --dtypes $dtype --modes fwd bwd --systems flashio sdpa_flash sdpa_cudnn --no-progress \
@@ -39,6 +39,6 @@ for path in sorted(glob.glob(os.environ["OUT"] + "/grid/*/bench.json")):
 PY
   tail -6 $OUT/table.md
 fi
-[ $SECONDS -lt 500 ] && FLASHIO_TUNING_CACHE=off timeout 80 python3 benchmarks/experiments/forward_short/round_times.py \
+[ $SECONDS -lt 400 ] && FLASHIO_TUNING_CACHE=off timeout 80 python3 benchmarks/experiments/forward_short/round_times.py \
     --points 128:causal:1024 --forms 6 --turns 30 > $OUT/round_times.txt 2>&1
 echo "round_times rc $?"; grep -A6 "^## " $OUT/round_times.txt | cut -c1-200
