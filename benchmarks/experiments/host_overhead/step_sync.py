@@ -27,6 +27,9 @@ forward 127.1, the backward on a saved forward 234.3 (118 µs more than the two 
 than call 6's (its forward 30% slower), so now both functions are timed in one process, alternately (prediction, v0.48
 call 3: the materialising function's step 10-30 µs slower, one zeros kernel's launch and allocation, the forward
 and the saved-forward backward level; so most of 720 -> 479 µs would be the machine).
+Outcome (v0.48 call 3, results/2026-12-03_h200_v0.48/call3/step_sync.txt): step 448 / 523 µs (v0.48's function) against
+542 / 544 (materialising), the forward alone 85-157 µs across turns of the same code: the host's noise is as large as
+the difference, not decided.
 """
 
 import contextlib
