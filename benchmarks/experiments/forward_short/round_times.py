@@ -71,8 +71,11 @@ def _launcher(config, q, k, v, causal: bool, clock_tiles: int, claim_options: tu
                  *lse.stride(), n, k.shape[2], heads // k.shape[1], d ** -0.5, *trailing)
     launchers._ensure_tma_allocator()
 
-    def launch(buffer=None):
-        if clock_tiles:
+    def launch(buffer=None, boundary=None):
+        if clock_tiles and boundary is not None:  # v0.48: the consumers' marks between tiles too
+            kernel[grid](*arguments, tile_clock=buffer, CLOCK_TILES=clock_tiles, boundary_clock=boundary,
+                         BOUNDARY_MARKS=True, **constants)
+        elif clock_tiles:
             kernel[grid](*arguments, tile_clock=buffer, CLOCK_TILES=clock_tiles, **constants)
         else:
             kernel[grid](*arguments, **constants)
@@ -110,6 +113,24 @@ def _summary(buffer: torch.Tensor, consumers: int) -> dict:
     return result
 
 
+def _boundary_split(tiles: torch.Tensor, boundary: torch.Tensor, consumers: int) -> list:
+    """Per tile t >= 1 of one launch with BOUNDARY_MARKS: the consumers' mean cycles from tile t-1's end to the end of
+    tile t's Q-barrier wait, from there to the end of the entry's read, and from there to tile t's start mark (the
+    entry decoded), as (t, three means, pairs counted); cycles of one multiprocessor's counter (``%clock64``)."""
+    t_cycles = tiles.cpu().double()[:, :, :consumers, 2:]  # [start, end] cycles per (program, slot, consumer)
+    b_cycles = boundary.cpu().double()[:, :, :, 2:]  # [after the Q wait, after the read]
+    out = []
+    for slot in range(2, tiles.shape[1]):
+        previous_end, start = t_cycles[:, slot - 1, :, 1], t_cycles[:, slot, :, 0]
+        waited, read = b_cycles[:, slot, :, 0], b_cycles[:, slot, :, 1]
+        have = (previous_end >= 0) & (start >= 0) & (waited >= 0) & (read >= 0)
+        if not have.any():
+            break
+        out.append((slot - 1, float((waited - previous_end)[have].mean()), float((read - waited)[have].mean()),
+                    float((start - read)[have].mean()), int(have.sum())))
+    return out
+
+
 def _median_runs(runs: list) -> dict:
     """Median over runs of every figure (tile t over the runs that reached it)."""
     out = {key: statistics.median(r[key] for r in runs)
@@ -138,6 +159,9 @@ def main() -> None:
     parser.add_argument("--early-q-release", action="store_true",
                         help="the forms with early_q_release (Q handed back after the tile's last score product; "
                              "v0.48: the host-descriptor form's tile boundary with it)")
+    parser.add_argument("--boundary", action="store_true",
+                        help="v0.48: after the conditions, --turns warm launches with the consumers' marks between "
+                             "tiles (claiming forms): where the time from one tile's end to the next one's start goes")
     parser.add_argument("--order", choices=list(ORDERS), default="library",
                         help="the causal tile list: the library's, or one of tile_orders' (rotated pairs, the tail or "
                              "all of it assigned with measured tile times)")
@@ -232,12 +256,40 @@ def main() -> None:
                 print(f"| {condition} | {m['event']:.1f} | {m['span']:.1f} | {m['exit_min']:.1f} / {m['exit_med']:.1f} | "
                       f"{m['busy']:.1f} | {m['skew_med']:.2f} / {m['skew_max']:.2f}"
                       f" | {m['ghz']:.3f} | " + " | ".join(cells) + f" | {last} |")
+            if args.boundary:
+                _print_boundary(clocked, flush, shape, consumers, args.turns, medians["warm"]["ghz"])
             print("\ncold minus warm, per tile (µs of the consumers' mean duration):")
             for condition in conditions[1:]:
                 diffs = [c[0] - w[0] for c, w in zip(medians[condition]["tiles"], medians["warm"]["tiles"])]
                 print(f"- after {condition}: event {medians[condition]['event'] - medians['warm']['event']:+.1f}, "
                       f"span {medians[condition]['span'] - medians['warm']['span']:+.1f}; tiles "
                       + " ".join(f"{x:+.1f}" for x in diffs))
+
+
+def _print_boundary(clocked, flush, shape, consumers: int, turns: int, ghz: float) -> None:
+    """``--boundary``: ``turns`` warm launches (each after itself and a flush) with the marks between tiles; per
+    boundary before tile t the median over launches of the three parts (``_boundary_split``), in µs at ``ghz``."""
+    programs, slots = shape[0], shape[1]
+    splits = []
+    for _ in range(turns):
+        tiles = torch.full(shape, -1, dtype=torch.int64, device="cuda")
+        boundary = torch.full((programs, slots, consumers, 4), -1, dtype=torch.int64, device="cuda")
+        flush.zero_()
+        clocked(tiles)
+        flush.zero_()
+        clocked(tiles, boundary)
+        torch.cuda.synchronize()
+        splits.append(_boundary_split(tiles, boundary, consumers))
+    to_us = lambda cycles: cycles / ghz / 1e3
+    print(f"\nbetween tiles (warm, median of {turns} launches; µs at {ghz:.3f} GHz): tile t-1's end -> tile t's Q "
+          "barrier passed -> its entry read -> its start mark")
+    print("| before tile | Q wait | entry read | decode | all | consumer-tiles counted |")
+    print("|---|---|---|---|---|---|")
+    for t in range(max(len(s) for s in splits)):
+        rows = [s[t] for s in splits if len(s) > t]
+        q, e, d = (statistics.median(r[i] for r in rows) for i in (1, 2, 3))
+        print(f"| {t + 1} | {to_us(q):.2f} | {to_us(e):.2f} | {to_us(d):.2f} | {to_us(q + e + d):.2f} | "
+              f"{statistics.median(r[4] for r in rows)} |")
 
 
 if __name__ == "__main__":

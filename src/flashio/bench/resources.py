@@ -55,7 +55,7 @@ _POINTERS = {
     "DQ": "*bf16", "LSE": "*fp32", "DELTA": "*fp32", "DQ_ACC": "*fp32",
     "cu_seqlens_q": "*i32", "cu_seqlens_k": "*i32", "sparse_counts": "*i32", "sparse_indices": "*i32",
     "schedule": "*i32", "KEY_GRADIENT_PARTS": "*fp32", "tile_clock": "*i64", "claims": "*i32", "partials": "*fp32",
-    "program_clock": "*i64",
+    "program_clock": "*i64", "boundary_clock": "*i64",
 }
 _FLOATS = {"softmax_scale", "drop_rescale"}
 
@@ -116,6 +116,8 @@ def compile_for_hopper(kernel, constants: dict, config: TileConfig):
         constants["KEY_GRADIENT_PARTS"] = None  # as in a launch without a split tail
     if "tile_clock" in parameters and not constants.get("CLOCK_TILES"):
         constants["tile_clock"] = None  # a probe's timestamp buffer: None unless CLOCK_TILES asks for it
+    if "boundary_clock" in parameters and not constants.get("BOUNDARY_MARKS"):
+        constants["boundary_clock"] = None  # the same for the marks between tiles (BOUNDARY_MARKS)
     if "program_clock" in parameters and not constants.get("CLOCK_MARKS"):
         constants["program_clock"] = None  # a probe's per-program timestamps: None unless CLOCK_MARKS asks for them
     if "claims" in parameters and not constants.get("DYNAMIC"):

@@ -756,12 +756,20 @@ def _publish_entry(ids, slot, index):
 
 
 @gluon.jit
-def _read_entry(ids, slot, q_ready, q_index, phase):
+def _read_entry(ids, slot, q_ready, q_index, phase, boundary_clock=None, tile=0, partition=0,
+                CONSUMERS: gl.constexpr = 2, BOUNDARY_TILES: gl.constexpr = 0):
     """A consumer's next entry (DYNAMIC): its Q barrier's phase waited for, then the id the loader published
-    before arriving on it (-1: the program has no more tiles)."""
+    before arriving on it (-1: the program has no more tiles). BOUNDARY_TILES > 0 (probes, v0.48): the times after
+    the wait and after the read as marks 0 and 1 of slot ``tile`` + 1 (tile ``tile`` is the one this entry
+    starts) in ``boundary_clock`` (``gluon_clock.mark_tile``'s layout, one partition per consumer)."""
     mbarrier.wait(q_ready.index(q_index), phase)
+    if BOUNDARY_TILES > 0:
+        mark_tile(boundary_clock, tile + 1, partition, 0, CONSUMERS, BOUNDARY_TILES)
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    return gl.max(ids.index(slot).load(layout), axis=0)
+    entry = gl.max(ids.index(slot).load(layout), axis=0)
+    if BOUNDARY_TILES > 0:
+        mark_tile(boundary_clock, tile + 1, partition, 1, CONSUMERS, BOUNDARY_TILES)
+    return entry
 
 
 @gluon.jit
@@ -937,13 +945,17 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          HALF_DIAGONAL: gl.constexpr = False, schedule=None, LISTED: gl.constexpr = False,
                          Q_IN_REGISTERS: gl.constexpr = False, WIDE_STORES: gl.constexpr = False,
                          tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
-                         partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False):
+                         partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
+                         boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
     completes, until -1 (with the probe option LIST_READ_BY_CONSUMERS, v0.47's form, entries of ``schedule`` to look
     up). CLOCK_TILES > 0 (probes): each tile's start (before its Q
-    wait) and end (its output issued) in ``tile_clock`` as partition HALF (``gluon_clock.mark_tile``)."""
+    wait; DYNAMIC: after it and the entry's read) and end (its output issued) in ``tile_clock`` as partition HALF
+    (``gluon_clock.mark_tile``); with BOUNDARY_MARKS (DYNAMIC, v0.48) also, before each tile, the times after its Q
+    barrier's wait and after the entry's read, in ``boundary_clock`` (``_read_entry``)."""
+    BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -951,7 +963,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
     if DYNAMIC:
-        index = _read_entry(ids, 0, q_ready, HALF, 0)
+        index = _read_entry(ids, 0, q_ready, HALF, 0, boundary_clock, 0, HALF, CONSUMERS, BOUNDARY_TILES)
         while index >= 0:
             if LIST_READ_BY_CONSUMERS:
                 block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
@@ -965,7 +977,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES)
             tile_iter += 1
             index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
-                                (tile_iter // Q_BUFFERS) & 1)
+                                (tile_iter // Q_BUFFERS) & 1, boundary_clock, tile_iter, HALF, CONSUMERS,
+                                BOUNDARY_TILES)
     elif LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
@@ -1112,7 +1125,7 @@ def attention_forward_gluon_persistent_kernel(
     WIDE_STORES: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0, claims=None,
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
-    LIST_READ_BY_CONSUMERS: gl.constexpr = False,
+    LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1139,7 +1152,8 @@ def attention_forward_gluon_persistent_kernel(
     p, then its loader claims entry num_programs + c for c from the int32 counters ``claims`` (zero at launch, set
     back to zero by the last program to finish), one tile at a time, so that a program that ran fast takes more
     tiles (v0.36), each claimed tile's id published to the consumers in shared memory (v0.48);
-    ``CLAIM_FIRST`` / ``CLAIM_AHEAD`` / ``LIST_READ_BY_CONSUMERS``: probe options of it (``_persistent_loader``).
+    ``CLAIM_FIRST`` / ``CLAIM_AHEAD`` / ``LIST_READ_BY_CONSUMERS``: probe options of it (``_persistent_loader``);
+    ``BOUNDARY_MARKS`` (with CLOCK_TILES, v0.48 probes): the consumers' marks between tiles (``_persistent_consumer``).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1183,7 +1197,8 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1191,7 +1206,8 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1199,7 +1215,8 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1217,7 +1234,8 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1225,7 +1243,8 @@ def attention_forward_gluon_persistent_kernel(
                                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS)),
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
