@@ -24,6 +24,12 @@ event time is printed beside them.
 
     PYTHONPATH=src FLASHIO_TUNING_CACHE=off python3 benchmarks/experiments/forward_short/round_times.py \\
         --points 128:causal:1024 --forms 2 1 --turns 30
+
+v0.48: the forms with Q, K and V through host descriptors launch as the library's launcher makes them
+(``host_descriptor_inputs``); ``--early-q-release`` times the forms with Q handed back after the last score product;
+``--boundary`` (claiming forms; prepared, not yet run) adds warm launches whose consumers also mark the end of each
+tile's Q-barrier wait and of its entry's read, and prints how the time from a tile's end to the next one's start
+splits into Q wait, entry read and decode.
 """
 
 import argparse
