@@ -7,7 +7,6 @@ the forced path ``backward: fused five-product (Gluon)``)."""
 
 import inspect
 from dataclasses import replace
-
 from types import SimpleNamespace
 
 import pytest

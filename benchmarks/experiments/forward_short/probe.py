@@ -947,17 +947,16 @@ FORMS = {
     "tuned persistent, Q in registers, Q/K/V host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][5],
                                                                host_descriptors=3),)}}),
-    # v0.48 (run 53): d=64's tuned host-descriptor form with three consumer warpgroups (a 192-row tile), without the
-    # half diagonal (a two-consumer option) and Q in registers (it spills at 160 registers per thread).
+    # v0.48 (run 53): d=64's tuned host-descriptor form (its fifth candidate) with three consumer warpgroups (a 192-row
+    # tile), without the half diagonal (a two-consumer option) and Q in registers (it spills at 160 registers per
+    # thread): the seventh candidate with the static causal list it had in run 53.
     "d=64 three consumers, host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][5], block_m=192, half_diagonal=False,
-                                 q_in_registers=False),)}}),
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], dynamic_schedule=False),)}}),
     "d=64 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][5],)}}),
-    # v0.48 (run 55): the seventh candidate (three consumers) claiming its causal tiles one at a time.
+    # v0.48 (run 55): the same claiming its causal tiles one at a time, the seventh candidate since.
     "d=64 three consumers, host descriptors, dynamic": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-        "FORWARD_GLUON_CANDIDATES": {64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6],
-                                                              dynamic_schedule=True),)}}),
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}),
     # v0.48 (run 54): d=128's host-descriptor form (the grid's causal choice), and the same with Q handed back after the
     # tile's last score product.
     "d=128 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
