@@ -153,7 +153,7 @@ SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis",
 
 
 def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, only: str | None = None,
-          backward_form: str | None = None) -> None:
+          backward_form: str | None = None, forward_candidate: int | None = None) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -179,6 +179,10 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
             three_consumers_at_d128 = d == 128 and options.get("block_m") == 192
             configs.FORWARD_GLUON_CANDIDATES[d] = (
                 replace(base, output_from_registers=True) if three_consumers_at_d128 else replace(base, **options),)
+    if forward_candidate is not None:  # v0.49: one entry of the library's own candidate list, at every head dim
+        os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
+        for d in (64, 128):
+            configs.FORWARD_GLUON_CANDIDATES[d] = (configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate],)
     torch.manual_seed(0)
     for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
         if only is not None and only != f"{d}:{'causal' if causal else 'noncausal'}:{n}":
@@ -222,6 +226,9 @@ def main() -> int:
     parser.add_argument("--backward-form", choices=tuple(BACKWARD_FORMS),
                         help="backward: this fused form instead of the first candidate (at d=256 for the d256- "
                              "forms, else at d=128)")
+    parser.add_argument("--forward-candidate", type=int, default=None, metavar="INDEX",
+                        help="forward: configs.FORWARD_GLUON_CANDIDATES[d][INDEX] (at d=64 and d=128) instead of the "
+                             "tuned choice (v0.49)")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")
     parser.add_argument("--metrics", default=None, metavar="M1,M2",
@@ -229,7 +236,8 @@ def main() -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point, args.backward_form)
+        child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point, args.backward_form,
+              args.forward_candidate)
         return 0
     env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
     if args.kernel_pass == "backward":
@@ -241,6 +249,7 @@ def main() -> int:
                *(["--stats-in-shared"] if args.stats_in_shared else []),
                *(["--forward-form", args.forward_form] if args.forward_form else []),
                *(["--backward-form", args.backward_form] if args.backward_form else []),
+               *(["--forward-candidate", str(args.forward_candidate)] if args.forward_candidate is not None else []),
                *(["--point", args.point] if args.point else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode
