@@ -331,3 +331,18 @@ def test_the_sass_hash_script_covers_every_tuned_gluon_forward_form_and_no_split
     assert all((d, config) in forms for d, candidates in configs.FORWARD_GLUON_CANDIDATES.items()
                for config in candidates)
     assert not any(config.split_tail for _, config in forms) and len(set(forms)) == len(forms)
+
+
+@pytest.mark.parametrize("options", [dict(pipelined=False, persistent=True), dict(pipelined=True, persistent=False)],
+                         ids=["plain loop", "one tile per program"])
+def test_masks_by_branch_are_an_option_of_the_persistent_pipelined_forward(options):
+    config = configs.TileConfig(128, 128, 4, 3, "gluon", mask_by_branch=True, **options)
+    with pytest.raises(ValueError, match="mask_by_branch is an option of the persistent pipelined Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)
+
+
+def test_masks_by_branch_reach_the_kernel_as_a_constexpr_only_when_set():
+    # Off, the constant is left out, so the kernels that ran before keep their compile (and their SASS).
+    tuned = configs.FORWARD_GLUON_CANDIDATES[128][6]
+    assert "MASK_BY_BRANCH" not in launchers.gluon_forward_constants(tuned, 128)
+    assert launchers.gluon_forward_constants(replace(tuned, mask_by_branch=True), 128)["MASK_BY_BRANCH"] is True

@@ -293,6 +293,8 @@ _GRID_D256_CASES = [_GRID_D256_1K, replace(_GRID_D256_1K, name="d256 causal 1k, 
 FORWARD_HOST_Q_PATH = "forward: Gluon, persistent, tuned options, Q host descriptor"
 FORWARD_HOST_QKV_PATH = "forward: Gluon, persistent, tuned options, Q/K/V host descriptors"
 THREE_CONSUMERS_TUNED_PATH = "forward: Gluon, persistent, three consumers, tuned host-descriptor options"
+MASK_BY_BRANCH_PATH = "forward: Gluon, persistent, host-descriptor forms, masks by branch"
+MASK_BY_BRANCH_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, masks by branch"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -309,6 +311,7 @@ PATH_EXTRA_CASES = {
     D256_OUTPUT_FROM_REGISTERS_CLAIMS_PATH: _GRID_D256_CASES,
     HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
     KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
+    MASK_BY_BRANCH_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -413,6 +416,14 @@ def forced_paths() -> dict:
             configs.FORWARD_GLUON_CANDIDATES[64][6],
             configs.FORWARD_GLUON_CANDIDATES[128][6], replace(configs.FORWARD_GLUON_CANDIDATES[256][1],
                                                               host_descriptors=3)),
+        # v0.49: the masked key blocks through the unmasked step's code, the mask under a run-time branch, on the
+        # host-descriptor forms of d=64 (two consumers), d=128 and d=256, and on d=64's three-consumer form.
+        MASK_BY_BRANCH_PATH: gluon_forward(*(replace(configs.FORWARD_GLUON_CANDIDATES[d][index], mask_by_branch=True)
+                                             for d, index in ((64, 5), (128, 6), (256, 4)))),
+        MASK_BY_BRANCH_THREE_CONSUMERS_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], mask_by_branch=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_by_branch=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

@@ -119,7 +119,10 @@ class TileConfig:
     program's loader writes to global memory and fences before its first load: 0, 2 (K and V) or 4 (Q, K, V, dO);
     in the persistent Gluon forward (v0.46) 0, 1 (Q) or 3 (Q, K and V: the loader then writes no descriptor and waits
     for no earlier load at a tile's start); inputs with a batch or head dimension broadcast (stride 0) run the form
-    with 0 (``launchers.host_descriptor_form``).
+    with 0 (``launchers.host_descriptor_form``). ``mask_by_branch`` (persistent pipelined Gluon forward; v0.49): the
+    masked key blocks (causal diagonal, end of the keys) run the unmasked blocks' step, the mask applied under a
+    run-time branch, instead of a copy of the step of their own: the consumer partitions' code is shorter and a
+    tile's diagonal step runs code already fetched into the instruction cache.
     """
 
     block_m: int
@@ -159,6 +162,7 @@ class TileConfig:
     kv_slots: int = 1
     queries_first: bool = False
     host_descriptors: int = 0
+    mask_by_branch: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

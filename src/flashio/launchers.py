@@ -105,6 +105,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     if config.host_descriptors not in (0, 1, 3) or (config.host_descriptors and not config.persistent):
         raise ValueError(f"host_descriptors is 0, or 1 (Q) or 3 (Q, K, V) in the persistent Gluon forward; "
                          f"got {config}")
+    if config.mask_by_branch and not (config.persistent and config.pipelined):
+        raise ValueError(f"mask_by_branch is an option of the persistent pipelined Gluon forward; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -129,7 +131,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),
                 **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}),
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
-                **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}))
+                **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
+                **({"MASK_BY_BRANCH": True} if config.mask_by_branch else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

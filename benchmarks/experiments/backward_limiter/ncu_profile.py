@@ -153,7 +153,7 @@ SECTIONS = ("SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis",
 
 
 def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, only: str | None = None,
-          backward_form: str | None = None, forward_candidate: int | None = None) -> None:
+          backward_form: str | None = None, forward_candidate: int | None = None, mask_by_branch: bool = False) -> None:
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -182,7 +182,8 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
     if forward_candidate is not None:  # v0.49: one entry of the library's own candidate list, at every head dim
         os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
         for d in (64, 128):
-            configs.FORWARD_GLUON_CANDIDATES[d] = (configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate],)
+            configs.FORWARD_GLUON_CANDIDATES[d] = (replace(configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate],
+                                                           mask_by_branch=mask_by_branch),)
     torch.manual_seed(0)
     for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
         if only is not None and only != f"{d}:{'causal' if causal else 'noncausal'}:{n}":
@@ -229,6 +230,8 @@ def main() -> int:
     parser.add_argument("--forward-candidate", type=int, default=None, metavar="INDEX",
                         help="forward: configs.FORWARD_GLUON_CANDIDATES[d][INDEX] (at d=64 and d=128) instead of the "
                              "tuned choice (v0.49)")
+    parser.add_argument("--mask-by-branch", action="store_true",
+                        help="with --forward-candidate: that candidate with mask_by_branch (v0.49)")
     parser.add_argument("--point", default=None, metavar="D:causal|noncausal:N",
                         help="profile only this point of the pass's list (e.g. 128:causal:1024)")
     parser.add_argument("--metrics", default=None, metavar="M1,M2",
@@ -237,7 +240,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.child:
         child(args.kernel_pass, args.stats_in_shared, args.forward_form, args.point, args.backward_form,
-              args.forward_candidate)
+              args.forward_candidate, args.mask_by_branch)
         return 0
     env = dict(os.environ, FLASHIO_TUNING_CACHE="off")
     if args.kernel_pass == "backward":
@@ -250,6 +253,7 @@ def main() -> int:
                *(["--forward-form", args.forward_form] if args.forward_form else []),
                *(["--backward-form", args.backward_form] if args.backward_form else []),
                *(["--forward-candidate", str(args.forward_candidate)] if args.forward_candidate is not None else []),
+               *(["--mask-by-branch"] if args.mask_by_branch else []),
                *(["--point", args.point] if args.point else [])]
     print(" ".join(command), flush=True)
     return subprocess.run(command, env=env).returncode
