@@ -450,7 +450,15 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # 497, 507 -> 508 (non-causal the same kernel: 2k 503 / 489, the probe's noise); the candidate has it.
          TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
-                    host_descriptors=3)),
+                    host_descriptors=3),
+         # v0.49 (probe run 57, bf16, median of 3 rounds): the sixth candidate with its masked key blocks through the
+         # unmasked step's code (``mask_by_branch``; 6,824 -> 5,136 instructions causal), causal 1k / 2k / 4k / 16k
+         # 299 -> 318, 393 -> 386, 442 -> 440, 486 -> 471, non-causal 1k / 16k 439 -> 433, 489 -> 473 TFLOP/s: faster
+         # where a tile's once-run code is fetched cold at every tile, slower where ptxas's wait for the P V product
+         # before the branch's join costs the step its overlap. An eighth candidate, for the tuner to take at causal 1k.
+         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
+                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
@@ -488,7 +496,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
                      noncausal_claims=True, host_descriptors=3),
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, q_in_registers=True, host_descriptors=3)),
+                     noncausal_claims=True, q_in_registers=True, host_descriptors=3),
+          # v0.49 (probe run 57, bf16, median of 3 rounds): the seventh candidate (form 6) with ``mask_by_branch``
+          # (7,376 -> 5,672 instructions causal; the "no instruction" stall samples at causal 1k 2,091 -> 1,698),
+          # causal 1k / 2k / 4k / 16k 414 -> 428, 555 -> 512, 608 -> 544, 645 -> 599, non-causal 1k / 16k 570 -> 573,
+          # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k.
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
     # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,

@@ -123,3 +123,9 @@ def test_tiles_loading_through_host_made_descriptors_say_how_many():
     assert describe_choice(TileConfig(128, 64, 4, 2, "gluon", pipelined=True, split_kv=True, persistent=True,
                                       host_descriptors=3), "forward") == \
         "gluon 128x64 w4 s2 persistent pipelined split-kv host3"
+
+
+def test_tiles_masking_by_branch_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, host_descriptors=3,
+                                      mask_by_branch=True), "forward") == \
+        "gluon 128x128 w4 s3 persistent pipelined host3 mask-branch"
