@@ -383,8 +383,9 @@ def test_host_made_descriptors_change_only_the_loader_of_the_persistent_gluon_fo
     # four-dimensional: with host3 none is two-dimensional.
     # v0.48: d=64's seventh candidate (192-row tiles) has no twin without them in the survey (the persistent forms' test
     # bounds its two compiles).
+    # v0.49: the forms with mask_by_branch (all host3) are compared with their twins without it (the next test).
     rows = {row["label"]: row for row in gluon_forward}
-    host_forms = {label: row for label, row in rows.items() if " host" in label}
+    host_forms = {label: row for label, row in rows.items() if " host" in label and " mask-branch" not in label}
     assert len(host_forms) == 15
     without_twin = [label for label in host_forms if label.replace(f" host{label.split(' host', 1)[1][0]}", "")
                     not in rows]
@@ -600,3 +601,23 @@ def test_queries_first_at_d128_fits_one_program_beside_the_tuned_forms(fused_bac
         assert (option["registers"], option["shared_kb"], option["HGMMA"]) == \
             (base["registers"], base["shared_kb"], base["HGMMA"]), (option, base)
         assert option["stack"] <= 48, option
+
+
+def test_masks_by_branch_leave_one_copy_of_the_step_without_registers_or_shared_memory(gluon_forward):
+    # v0.49: each persistent form with mask_by_branch (the masked key blocks through the unmasked step's code, the mask
+    # under a run-time branch) against the same form without it. One copy of the step per consumer where there were
+    # two (unmasked, masked) and one softmax in the loop's prologue where there were two: fewer warpgroup MMAs and
+    # exponentials in the code, the same registers and shared memory. No more stack (d=256's causal compile: 40 -> 32 B)
+    # but for d=64's three-consumer form causal (8 -> 40 B at 128 registers a thread: the mask's branch keeps more
+    # values alive). Seven compiles: d=256's form is surveyed causal only.
+    rows = {row["label"]: row for row in gluon_forward}
+    branch_forms = {label: row for label, row in rows.items() if " mask-branch" in label}
+    assert len(branch_forms) == 7, sorted(branch_forms)
+    for label, row in branch_forms.items():
+        twin = rows[label.replace(" mask-branch", "")]
+        assert row["HGMMA"] < twin["HGMMA"] and row["MUFU.EX2"] < twin["MUFU.EX2"], (row, twin)
+        assert (row["registers"], row["shared_kb"]) == (twin["registers"], twin["shared_kb"]), (row, twin)
+        if label.startswith("forward gluon 192x128") and "non-causal" not in label:
+            assert row["stack"] <= 40, row
+        else:
+            assert row["stack"] <= twin["stack"], (row, twin)
