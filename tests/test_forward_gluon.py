@@ -341,8 +341,16 @@ def test_masks_by_branch_are_an_option_of_the_persistent_pipelined_forward(optio
         launchers.gluon_forward_constants(config, 128)
 
 
-def test_masks_by_branch_reach_the_kernel_as_a_constexpr_only_when_set():
+def test_merged_masks_reach_the_kernel_as_one_constexpr_only_when_set():
     # Off, the constant is left out, so the kernels that ran before keep their compile (and their SASS).
     tuned = configs.FORWARD_GLUON_CANDIDATES[128][6]
-    assert "MASK_BY_BRANCH" not in launchers.gluon_forward_constants(tuned, 128)
-    assert launchers.gluon_forward_constants(replace(tuned, mask_by_branch=True), 128)["MASK_BY_BRANCH"] is True
+    assert "MERGED_MASK" not in launchers.gluon_forward_constants(tuned, 128)
+    assert launchers.gluon_forward_constants(replace(tuned, mask_by_branch=True), 128)["MERGED_MASK"] == 1
+    assert launchers.gluon_forward_constants(replace(tuned, mask_every_block=True), 128)["MERGED_MASK"] == 2
+
+
+def test_a_mask_in_every_block_excludes_the_mask_by_branch():
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_by_branch=True, mask_every_block=True)
+    with pytest.raises(ValueError, match="mask_every_block is an option of the persistent pipelined Gluon forward "
+                                         "without mask_by_branch"):
+        launchers.gluon_forward_constants(config, 128)

@@ -295,6 +295,8 @@ FORWARD_HOST_QKV_PATH = "forward: Gluon, persistent, tuned options, Q/K/V host d
 THREE_CONSUMERS_TUNED_PATH = "forward: Gluon, persistent, three consumers, tuned host-descriptor options"
 MASK_BY_BRANCH_PATH = "forward: Gluon, persistent, host-descriptor forms, masks by branch"
 MASK_BY_BRANCH_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, masks by branch"
+MASK_EVERY_BLOCK_PATH = "forward: Gluon, persistent, host-descriptor forms, mask in every block"
+MASK_EVERY_BLOCK_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, mask in every block"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -312,6 +314,7 @@ PATH_EXTRA_CASES = {
     HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
     KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
     MASK_BY_BRANCH_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    MASK_EVERY_BLOCK_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -424,6 +427,14 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], mask_by_branch=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_by_branch=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
+        # The same forms with that single step's mask computed in every block, without a branch.
+        MASK_EVERY_BLOCK_PATH: gluon_forward(*(replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
+                                                       mask_every_block=True)
+                                               for d, index in ((64, 5), (128, 6), (256, 4)))),
+        MASK_EVERY_BLOCK_THREE_CONSUMERS_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], mask_every_block=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_every_block=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_every_block=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

@@ -122,7 +122,10 @@ class TileConfig:
     with 0 (``launchers.host_descriptor_form``). ``mask_by_branch`` (persistent pipelined Gluon forward; v0.49): the
     masked key blocks (causal diagonal, end of the keys) run the unmasked blocks' step, the mask applied under a
     run-time branch, instead of a copy of the step of their own: the consumer partitions' code is shorter and a
-    tile's diagonal step runs code already fetched into the instruction cache.
+    tile's diagonal step runs code already fetched into the instruction cache. ``mask_every_block`` (the same forward,
+    without ``mask_by_branch``; v0.49): the same single step, its mask computed in every key block without a branch
+    (each row's last visible key, past every key in the unmasked blocks): ptxas keeps the step's softmax overlapping
+    the previous block's P V product, which it does not across the branch.
     """
 
     block_m: int
@@ -163,6 +166,7 @@ class TileConfig:
     queries_first: bool = False
     host_descriptors: int = 0
     mask_by_branch: bool = False
+    mask_every_block: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only
@@ -458,7 +462,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # before the branch's join costs the step its overlap. An eighth candidate, for the tuner to take at causal 1k.
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
-                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
+                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
+         # v0.49: the same single step with its mask computed in every block, no branch (``mask_every_block``; 4,792
+         # instructions causal), a ninth candidate (probe run 58 and the grid decide).
+         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
+                    noncausal_claims=True, host_descriptors=3, mask_every_block=True)),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
@@ -503,7 +512,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k.
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
+                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
+          # v0.49: the same single step with its mask computed in every block, no branch (``mask_every_block``; 5,512
+          # instructions causal, 8 B of stack), a tenth candidate (probe run 58 and the grid decide).
+          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     noncausal_claims=True, host_descriptors=3, mask_every_block=True)),
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
     # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,

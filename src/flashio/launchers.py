@@ -107,6 +107,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                          f"got {config}")
     if config.mask_by_branch and not (config.persistent and config.pipelined):
         raise ValueError(f"mask_by_branch is an option of the persistent pipelined Gluon forward; got {config}")
+    if config.mask_every_block and not (config.persistent and config.pipelined and not config.mask_by_branch):
+        raise ValueError(f"mask_every_block is an option of the persistent pipelined Gluon forward without "
+                         f"mask_by_branch; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -132,7 +135,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"Q_IN_REGISTERS": True} if config.q_in_registers else {}),
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
                 **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
-                **({"MASK_BY_BRANCH": True} if config.mask_by_branch else {}))
+                **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
+                **({"MERGED_MASK": 2} if config.mask_every_block else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

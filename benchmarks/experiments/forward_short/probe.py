@@ -975,12 +975,13 @@ FORMS = {
     # v0.49 (run 57): the host-descriptor forms of d=64 (two consumers, its sixth candidate), d=128 (form 6) and d=256
     # (its fifth), and d=64's three-consumer form, each as v0.48 builds it and with its masked key blocks through the
     # unmasked step's code (mask_by_branch: a run-time branch around the mask; one copy of the step per consumer).
-    **{f"{name}{', masks by branch' if branch else ''}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
-                                                             mask_by_branch=branch),)
+    # Run 58: the same with the step's mask computed in every block, without a branch (mask_every_block).
+    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index], **option),)
                                      for d, index in indices}})
        for name, indices in (("host forms", ((64, 5), (128, 6), (256, 4))), ("three consumers (d=64)", ((64, 6),)))
-       for branch in (False, True)},
+       for suffix, option in (("", {}), (", masks by branch", {"mask_by_branch": True}),
+                              (", mask in every block", {"mask_every_block": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -168,13 +168,25 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
 @gluon.jit
 def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
                     IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr,
-                    MASK_BY_BRANCH: gl.constexpr = False, mask_now=False):
+                    MERGED_MASK: gl.constexpr = 0, mask_now=False):
     """One block of scores S into the running softmax (base 2, FlashAttention-2 section 3.1):
     m' = max(m, rowmax(S) qk_scale), P = exp2(S qk_scale - m'), alpha = exp2(m - m'), l' = l alpha + rowsum(P).
     Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
-    visible key score -inf. MASK_BY_BRANCH (v0.49): the mask applied when the run-time ``mask_now`` is true, under
-    a branch, so that masked and unmasked blocks run one copy of this code."""
-    if MASK_BY_BRANCH:
+    visible key score -inf. MERGED_MASK (v0.49), so that masked and unmasked blocks run one copy of this code: 1,
+    the mask applied when the run-time ``mask_now`` is true, under a branch; 2, the mask computed in every block,
+    without a branch, against each row's last visible key (past every key when ``mask_now`` is false)."""
+    if MERGED_MASK == 2:
+        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+        if IS_CAUSAL:
+            last_visible = gl.minimum(rows + causal_shift, seqlen_k - 1)  # per row
+            last_visible = gl.where(mask_now, last_visible, BLOCK_N + seqlen_k)
+            s = gl.where(keys[None, :] <= last_visible[:, None], s, float("-inf"))
+        else:
+            last_key = gl.where(mask_now, seqlen_k - 1, BLOCK_N + seqlen_k)
+            s = gl.where((keys <= last_key)[None, :], s, float("-inf"))
+        m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
+        m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
+    elif MERGED_MASK:
         if mask_now:
             keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
             visible = (keys < seqlen_k)[None, :]
@@ -276,11 +288,11 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
                     o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
                     q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False,
-                    MASK_BY_BRANCH: gl.constexpr = False, mask_now=False):
+                    MERGED_MASK: gl.constexpr = 0, mask_now=False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
     j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
-    buffer back through ``q_free`` as soon as S_j is computed. MASK_BY_BRANCH: masked when ``mask_now``
+    buffer back through ``q_free`` as soon as S_j is computed. MERGED_MASK: masked when ``mask_now``
     (``_online_softmax``). Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     slot = it % NUM_STAGES
@@ -305,7 +317,7 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
         if start_n + BLOCK_N >= own_end:  # the tile's last score product has read Q
             _hand_back(q_free)
     p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
-                                             IS_CAUSAL, BLOCK_N, s_layout, MASK_BY_BRANCH, mask_now)
+                                             IS_CAUSAL, BLOCK_N, s_layout, MERGED_MASK, mask_now)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
@@ -393,7 +405,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
-                        Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MASK_BY_BRANCH: gl.constexpr = False):
+                        Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MERGED_MASK: gl.constexpr = 0):
     """The key blocks [key_start, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -406,8 +418,9 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     half no row of this consumer sees (``_half_block_last``). Returns (O, m, l, ring position, turns
     taken). ``q_buf`` is Q's shared buffer, or with Q_IN_REGISTERS Q itself as a register A operand. A split
     tail's piece (non-causal) starts at ``key_start`` > 0: its first block is then the prologue's.
-    MASK_BY_BRANCH (v0.49): one loop over the unmasked and masked blocks and one softmax in the prologue, the mask
-    applied under a run-time branch (``_online_softmax``), instead of a copy of the step for each: each consumer
+    MERGED_MASK (v0.49): one loop over the unmasked and masked blocks and one softmax in the prologue, the mask
+    applied under a run-time branch (1) or in every block (2) (``_online_softmax``), instead of a copy of the step
+    for each: each consumer
     partition's code is a copy of its own, and at short sequences a tile's once-run code (its masked diagonal step,
     its prologue's masked softmax) was fetched cold at every tile (v0.49 call 1: warps waiting for instructions,
     16% of the consumers' stall samples at d=128 causal 1k)."""
@@ -432,9 +445,9 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         # Block 0 unmasked when every row of this consumer sees all of it (v0.17). Not at d=256: there the
         # second copy of the softmax costs the ping-pong form 48 B of stack, and with 64-key blocks block 0
         # is half the share of a tile's work that it is at d <= 128.
-        if MASK_BY_BRANCH:
+        if MERGED_MASK:
             p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
-                                                       qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout, True,
+                                                       qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout, MERGED_MASK,
                                                        unmasked_end < key_start + BLOCK_N)
         elif HEAD_DIM <= 128 and unmasked_end >= key_start + BLOCK_N:
             p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
@@ -444,7 +457,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                        qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
-    if MASK_BY_BRANCH:
+    if MERGED_MASK:
         masked_end = own_end
         if HALF_DIAGONAL:
             masked_end = full_end
@@ -453,7 +466,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
-                                                        own_end, EARLY_Q_RELEASE, True, start_n >= unmasked_end)
+                                                        own_end, EARLY_Q_RELEASE, MERGED_MASK,
+                                                        start_n >= unmasked_end)
             it += 1
     else:
         for start_n in range(key_start + BLOCK_N, unmasked_end, BLOCK_N):
@@ -550,7 +564,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
                    HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
                    WIDE_STORES: gl.constexpr = False, KEY_RANGES: gl.constexpr = False, key_start=0,
-                   piece_slot=-1, partials=None, MASK_BY_BRANCH: gl.constexpr = False):
+                   piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -573,7 +587,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     KEY_RANGES (a split tail's tile list, non-causal): the tile's keys are [key_start, end_n); with ``piece_slot``
     >= 0 the tile is a piece of one split along its keys, whose O (divided by this piece's softmax sum) and LSE go to
     that slot of ``partials`` (``_store_piece_output``, ``_store_piece_lse``) for the merge after the kernel.
-    MASK_BY_BRANCH (pipelined loop): ``_key_loop_pipelined``'s. Returns (ring position, turns taken) after the tile."""
+    MERGED_MASK (pipelined loop): ``_key_loop_pipelined``'s. Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
@@ -628,7 +642,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST, Q_IN_REGISTERS, key_start, MASK_BY_BRANCH)
+                                                         HALF_LAST, Q_IN_REGISTERS, key_start, MERGED_MASK)
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -943,7 +957,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                               Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr,
                               Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
                               CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
-                              piece_slot=-1, partials=None, MASK_BY_BRANCH: gl.constexpr = False):
+                              piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
     """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
     (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
     loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it. KEY_RANGES (a split
@@ -962,7 +976,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                  OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
                                  EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
-                                 piece_slot, partials, MASK_BY_BRANCH)
+                                 piece_slot, partials, MERGED_MASK)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
     return it, turn_it
@@ -982,7 +996,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-                         MASK_BY_BRANCH: gl.constexpr = False):
+                         MERGED_MASK: gl.constexpr = 0):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1010,7 +1024,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MASK_BY_BRANCH=MASK_BY_BRANCH)
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK)
             tile_iter += 1
             index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
                                 (tile_iter // Q_BUFFERS) & 1, boundary_clock, tile_iter, HALF, CONSUMERS,
@@ -1029,7 +1043,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
                 HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start,
-                key_blocks, piece_slot, partials, MASK_BY_BRANCH)
+                key_blocks, piece_slot, partials, MERGED_MASK)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -1040,7 +1054,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                     seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                     tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                    HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MASK_BY_BRANCH=MASK_BY_BRANCH)
+                    HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -1162,7 +1176,7 @@ def attention_forward_gluon_persistent_kernel(
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-    MASK_BY_BRANCH: gl.constexpr = False,
+    MERGED_MASK: gl.constexpr = 0,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1191,8 +1205,8 @@ def attention_forward_gluon_persistent_kernel(
     tiles (v0.36), each claimed tile's id published to the consumers in shared memory (v0.48);
     ``CLAIM_FIRST`` / ``CLAIM_AHEAD`` / ``LIST_READ_BY_CONSUMERS``: probe options of it (``_persistent_loader``);
     ``BOUNDARY_MARKS`` (with CLOCK_TILES, v0.48 probes): the consumers' marks between tiles (``_persistent_consumer``).
-    ``MASK_BY_BRANCH`` (pipelined, v0.49): masked and unmasked key blocks through one copy of the step
-    (``_key_loop_pipelined``).
+    ``MERGED_MASK`` (pipelined, v0.49): masked and unmasked key blocks through one copy of the step, the mask under a
+    branch (1) or computed in every block (2) (``_key_loop_pipelined``).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1237,7 +1251,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MASK_BY_BRANCH)),
+                                    BOUNDARY_MARKS, MERGED_MASK)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1246,7 +1260,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MASK_BY_BRANCH)),
+                                    BOUNDARY_MARKS, MERGED_MASK)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1255,7 +1269,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MASK_BY_BRANCH)),
+                                    BOUNDARY_MARKS, MERGED_MASK)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1274,7 +1288,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MASK_BY_BRANCH)),
+                                    BOUNDARY_MARKS, MERGED_MASK)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1283,7 +1297,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MASK_BY_BRANCH)),
+                                    BOUNDARY_MARKS, MERGED_MASK)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
