@@ -296,7 +296,6 @@ THREE_CONSUMERS_TUNED_PATH = "forward: Gluon, persistent, three consumers, tuned
 MASK_BY_BRANCH_PATH = "forward: Gluon, persistent, host-descriptor forms, masks by branch"
 MASK_BY_BRANCH_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, masks by branch"
 MASK_EVERY_BLOCK_PATH = "forward: Gluon, persistent, host-descriptor forms, mask in every block"
-MASK_EVERY_BLOCK_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, mask in every block"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -427,14 +426,11 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], mask_by_branch=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_by_branch=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
-        # The same forms with that single step's mask computed in every block, without a branch.
+        # The same forms with that single step's mask computed in every block, without a branch (v0.49 call 4: 25 of 25
+        # PASS; 10-24% slower than the forms without it at d=128, probe run 58).
         MASK_EVERY_BLOCK_PATH: gluon_forward(*(replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
                                                        mask_every_block=True)
                                                for d, index in ((64, 5), (128, 6), (256, 4)))),
-        MASK_EVERY_BLOCK_THREE_CONSUMERS_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], mask_every_block=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_every_block=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_every_block=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

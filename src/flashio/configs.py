@@ -125,7 +125,8 @@ class TileConfig:
     tile's diagonal step runs code already fetched into the instruction cache. ``mask_every_block`` (the same forward,
     without ``mask_by_branch``; v0.49): the same single step, its mask computed in every key block without a branch
     (each row's last visible key, past every key in the unmasked blocks): ptxas keeps the step's softmax overlapping
-    the previous block's P V product, which it does not across the branch.
+    the previous block's P V product, which it does not across the branch; on the H200 (v0.49, probe run 58) correct
+    and 3-24% slower than either, so a forced check path only.
     """
 
     block_m: int
@@ -462,12 +463,10 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # before the branch's join costs the step its overlap. An eighth candidate, for the tuner to take at causal 1k.
          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
-                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
-         # v0.49: the same single step with its mask computed in every block, no branch (``mask_every_block``; 4,792
-         # instructions causal), a ninth candidate (probe run 58 and the grid decide).
-         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
-                    noncausal_claims=True, host_descriptors=3, mask_every_block=True)),
+                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
+         # v0.49 (probe run 58): the same single step with its mask computed in every block, no branch
+         # (``mask_every_block``), causal 1k / 2k / 4k / 16k 298 -> 289, 396 -> 353, 450 -> 386, 490 -> 424, non-causal
+         # 1k 444 -> 367 TFLOP/s: not a candidate (a forced check path).
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal
@@ -512,12 +511,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k.
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
-          # v0.49: the same single step with its mask computed in every block, no branch (``mask_every_block``; 5,512
-          # instructions causal, 8 B of stack), a tenth candidate (probe run 58 and the grid decide).
-          TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, host_descriptors=3, mask_every_block=True)),
+                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
+          # v0.49 (probe run 58, bf16, median of 3 rounds): form 6 with its single step's mask computed in every block,
+          # no branch (``mask_every_block``), against form 6 (and with the branch): causal 1k 420 -> 375 (432), 2k 546
+          # -> 448 (515), 4k 606 -> 473 (559), 16k 669 -> 511 (592), non-causal 1k / 16k 588 -> 513, 653 -> 585
+          # TFLOP/s: the compare and select per score cost more than the branch's wait. Not a candidate (a forced
+          # check path); in v0.49 call 4's d=128 bf16 grid, with it a tenth candidate, the tuner took it nowhere.
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
     # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,

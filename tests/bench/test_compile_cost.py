@@ -29,9 +29,9 @@ def test_at_d128_a_first_call_compiles_the_gluon_and_specialised_forwards_and_th
     assert {label for label, *_ in jobs} == {"forward, Gluon", "forward, warp-specialised", "backward, fused (Gluon)"}
     # 10 forward + 2 fused backward (v0.43: the claims form dropped; v0.45: the tuned persistent form with Q in
     # registers a sixth Gluon candidate; v0.46: both persistent forms with host-made descriptors, a seventh and eighth;
-    # v0.49: the host form with its masked blocks through the unmasked step, a ninth and tenth; v0.27 on the H200: 9
-    # and 11 with the preprocess and conversion kernels)
-    assert len(jobs) == 14
+    # v0.49: the host form with its masked blocks through the unmasked step under a branch, a ninth; v0.27 on the H200:
+    # 9 and 11 with the preprocess and conversion kernels)
+    assert len(jobs) == 13
 
 
 def test_a_causal_first_call_compiles_one_kernel_for_candidates_differing_only_in_non_causal_options(compile_cost,
@@ -48,8 +48,8 @@ def test_a_causal_first_call_compiles_one_kernel_for_candidates_differing_only_i
 def test_every_candidate_is_compiled_with_all(compile_cost):
     jobs = compile_cost.first_call_kernels(128, causal=False, everything=True)
     # v0.43: the claims form dropped; v0.45: Q in registers added; v0.46: the two forms with host-made descriptors; v0.49:
-    # the two with merged masks (v0.27 on the H200: 37, 39 with the preprocess and conversion)
-    assert len(jobs) == 42
+    # the form with its masks under a branch (v0.27 on the H200: 37, 39 with the preprocess and conversion)
+    assert len(jobs) == 41
     assert any(label.endswith("(dQ atomics)") for label, *_ in jobs)  # both two-kernel strategies at d=128
 
 
