@@ -460,13 +460,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # unmasked step's code (``mask_by_branch``; 6,824 -> 5,136 instructions causal), causal 1k / 2k / 4k / 16k
          # 299 -> 318, 393 -> 386, 442 -> 440, 486 -> 471, non-causal 1k / 16k 439 -> 433, 489 -> 473 TFLOP/s: faster
          # where a tile's once-run code is fetched cold at every tile, slower where ptxas's wait for the P V product
-         # before the branch's join costs the step its overlap. An eighth candidate, for the tuner to take at causal 1k.
-         TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                    q_buffers=2, half_diagonal=True, balanced_schedule=True, q_in_registers=True, wide_stores=True,
-                    noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
-         # v0.49 (probe run 58): the same single step with its mask computed in every block, no branch
-         # (``mask_every_block``), causal 1k / 2k / 4k / 16k 298 -> 289, 396 -> 353, 450 -> 386, 490 -> 424, non-causal
-         # 1k 444 -> 367 TFLOP/s: not a candidate (a forced check path).
+         # right after the branch's join costs the step its overlap. As an eighth candidate in v0.49 call 3's grids it
+         # tied the two-program 128x64 form at causal 1k (0.2189 against 0.2181 ms, bf16) and was taken at none of
+         # the 20 d=64 points, so it was dropped (a forced check path's form). Probe run 58: the same single step with
+         # its mask computed in every block, no branch (``mask_every_block``), causal 1k / 2k / 4k / 16k 298 -> 289,
+         # 396 -> 353, 450 -> 386, 490 -> 424, non-causal 1k 444 -> 367 TFLOP/s: not a candidate either.
+         ),
     # d=128: both persistent forms; the one storing from registers led at non-causal 1k (531 against 507
     # TFLOP/s) and causal 8k (576 / 541), the other at non-causal 2k (554 / 536) and causal 2k (469 / 440).
     # v0.18 (probe run 11, bf16, median of 3 rounds): the form storing from registers with the half diagonal

@@ -166,6 +166,18 @@ def _loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stri
 
 
 @gluon.jit
+def _masked_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr,
+                   s_layout: gl.constexpr):
+    """S of key block ``start_n`` with the keys past the end, or (causal) past a row's last visible key
+    (key > row + seqlen_k - seqlen_q), at -inf."""
+    keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    visible = (keys < seqlen_k)[None, :]
+    if IS_CAUSAL:
+        visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
+    return gl.where(visible, s, float("-inf"))
+
+
+@gluon.jit
 def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
                     IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr,
                     MERGED_MASK: gl.constexpr = 0, mask_now=False):
@@ -188,19 +200,11 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
         m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
     elif MERGED_MASK:
         if mask_now:
-            keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
-            visible = (keys < seqlen_k)[None, :]
-            if IS_CAUSAL:
-                visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
-            s = gl.where(visible, s, float("-inf"))
+            s = _masked_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
         m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
         m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
     elif MASKED:
-        keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
-        visible = (keys < seqlen_k)[None, :]
-        if IS_CAUSAL:
-            visible = visible & (keys[None, :] <= (rows + causal_shift)[:, None])
-        s = gl.where(visible, s, float("-inf"))
+        s = _masked_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL, BLOCK_N, s_layout)
         m_new = gl.maximum(m_i, gl.max(s, 1) * qk_scale)
         m_safe = gl.where(m_new == float("-inf"), 0.0, m_new)  # a row with no visible key yet: no NaN
     else:
