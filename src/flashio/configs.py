@@ -510,12 +510,13 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k.
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True)),
+                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
           # v0.49 (probe run 58, bf16, median of 3 rounds): form 6 with its single step's mask computed in every block,
           # no branch (``mask_every_block``), against form 6 (and with the branch): causal 1k 420 -> 375 (432), 2k 546
           # -> 448 (515), 4k 606 -> 473 (559), 16k 669 -> 511 (592), non-causal 1k / 16k 588 -> 513, 653 -> 585
           # TFLOP/s: the compare and select per score cost more than the branch's wait. Not a candidate (a forced
           # check path); in v0.49 call 4's d=128 bf16 grid, with it a tenth candidate, the tuner took it nowhere.
+          ),
     # v0.45 (probe run 49, bf16, median of 3 rounds): the persistent form storing its output from registers, 16 bytes
     # at a time (``output_from_registers``, ``wide_stores``; Q handed back when the key loop ends, the next tile's
     # first key block loaded before its Q), against the persistent form above: non-causal 1k / 2k / 16k 601 -> 615,

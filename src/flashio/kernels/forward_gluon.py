@@ -462,10 +462,10 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                        qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
+    masked_end = own_end  # the key loop's end: the half diagonal block, if any, follows it
+    if HALF_DIAGONAL:
+        masked_end = full_end
     if MERGED_MASK:
-        masked_end = own_end
-        if HALF_DIAGONAL:
-            masked_end = full_end
         for start_n in range(key_start + BLOCK_N, masked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
@@ -482,9 +482,6 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
                                                         own_end, EARLY_Q_RELEASE)
             it += 1
-        masked_end = own_end
-        if HALF_DIAGONAL:
-            masked_end = full_end
         for start_n in range(gl.maximum(unmasked_end, key_start + BLOCK_N), masked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
