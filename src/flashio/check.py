@@ -296,6 +296,8 @@ THREE_CONSUMERS_TUNED_PATH = "forward: Gluon, persistent, three consumers, tuned
 MASK_BY_BRANCH_PATH = "forward: Gluon, persistent, host-descriptor forms, masks by branch"
 MASK_BY_BRANCH_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consumers, masks by branch"
 MASK_EVERY_BLOCK_PATH = "forward: Gluon, persistent, host-descriptor forms, mask in every block"
+OVERLAP_TILES_PATH = "forward: Gluon, persistent, host-descriptor forms, overlapped tiles"
+OVERLAP_TILES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, overlapped tiles"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -314,6 +316,8 @@ PATH_EXTRA_CASES = {
     KV_HOST_DESCRIPTORS_PATH: _NON_CAUSAL_D256_CASES + _FLASH_ATTN_LAYOUT_D256_CASES,
     MASK_BY_BRANCH_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     MASK_EVERY_BLOCK_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    OVERLAP_TILES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    OVERLAP_TILES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -431,6 +435,19 @@ def forced_paths() -> dict:
         MASK_EVERY_BLOCK_PATH: gluon_forward(*(replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
                                                        mask_every_block=True)
                                                for d, index in ((64, 5), (128, 6), (256, 4)))),
+        # v0.50: each tile's output stored while the next tile's first score product runs (``overlap_tiles``): d=64's
+        # two-consumer host form without Q in registers (which the option excludes), claiming its causal tiles, and its
+        # three-consumer form, d=128's form 6 and its mask-by-branch twin; d=256 has no claiming form, so its host form
+        # as it is.
+        OVERLAP_TILES_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][5], q_in_registers=False, dynamic_schedule=True,
+                    overlap_tiles=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], overlap_tiles=True),
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        OVERLAP_TILES_BRANCH_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], overlap_tiles=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], overlap_tiles=True),
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

@@ -126,7 +126,11 @@ class TileConfig:
     without ``mask_by_branch``; v0.49): the same single step, its mask computed in every key block without a branch
     (each row's last visible key, past every key in the unmasked blocks): ptxas keeps the step's softmax overlapping
     the previous block's P V product, which it does not across the branch; on the H200 (v0.49, probe run 58) correct
-    and 3-24% slower than either, so a forced check path only.
+    and 3-24% slower than either, so a forced check path only. ``overlap_tiles`` (persistent pipelined Gluon forward
+    storing its output from registers, claiming its tiles: ``dynamic_schedule``, and for non-causal calls
+    ``noncausal_claims``, without which they run the plain loop; v0.50): each tile's last P V product
+    is left in flight while the consumer hands Q back, reads and decodes the next tile's entry and issues that tile's
+    first score product; the output is stored while that product runs (``kernels/forward_gluon._overlapped_consumer``).
     """
 
     block_m: int
@@ -168,6 +172,7 @@ class TileConfig:
     host_descriptors: int = 0
     mask_by_branch: bool = False
     mask_every_block: bool = False
+    overlap_tiles: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

@@ -110,6 +110,11 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     if config.mask_every_block and not (config.persistent and config.pipelined and not config.mask_by_branch):
         raise ValueError(f"mask_every_block is an option of the persistent pipelined Gluon forward without "
                          f"mask_by_branch; got {config}")
+    if config.overlap_tiles and not (config.persistent and config.pipelined and config.output_from_registers
+                                     and config.dynamic_schedule and not config.pingpong and not config.q_in_registers):
+        raise ValueError(f"overlap_tiles is an option of the persistent pipelined Gluon forward storing its output "
+                         f"from registers and claiming its causal tiles (dynamic_schedule), without ping-pong or Q in "
+                         f"registers; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -136,7 +141,8 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
                 **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
                 **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
-                **({"MERGED_MASK": 2} if config.mask_every_block else {}))
+                **({"MERGED_MASK": 2} if config.mask_every_block else {}),
+                **({"OVERLAP_TILES": True} if config.overlap_tiles else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

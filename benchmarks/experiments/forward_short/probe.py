@@ -982,6 +982,21 @@ FORMS = {
        for name, indices in (("host forms", ((64, 5), (128, 6), (256, 4))), ("three consumers (d=64)", ((64, 6),)))
        for suffix, option in (("", {}), (", masks by branch", {"mask_by_branch": True}),
                               (", mask in every block", {"mask_every_block": True}))},
+    # v0.50 (run 59): each tile's output stored while the next tile's first score product runs (overlap_tiles), on
+    # d=128's form 6 and its mask-by-branch twin (the ninth candidate), d=64's two-consumer host form without Q in
+    # registers (which the option excludes; the form without the option beside it) and its three-consumer form; each
+    # also with Q handed back after the tile's last score product (early_q_release), so that the next tile's Q, which
+    # the overlapped consumer waits for before its output, is fetched during the last block's softmax.
+    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
+                                                             **changes, **option),)
+                                     for d, index, changes in forms}})
+       for name, forms in (("d=128 form 6", ((128, 6, {}),)), ("d=128 ninth (mask by branch)", ((128, 8, {}),)),
+                           ("d=64 host form, Q in shared memory, claimed",
+                            ((64, 5, {"q_in_registers": False, "dynamic_schedule": True}),)),
+                           ("d=64 three consumers", ((64, 6, {}),)))
+       for suffix, option in (("", {}), (", overlapped tiles", {"overlap_tiles": True}),
+                              (", overlapped tiles, Q back early", {"overlap_tiles": True, "early_q_release": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

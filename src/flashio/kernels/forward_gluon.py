@@ -409,7 +409,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         s_layout: gl.constexpr, o_layout: gl.constexpr, SPLIT_KV: gl.constexpr,
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
-                        Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MERGED_MASK: gl.constexpr = 0):
+                        Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MERGED_MASK: gl.constexpr = 0,
+                        s_first=None, FIRST_ISSUED: gl.constexpr = False):
     """The key blocks [key_start, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -428,20 +429,26 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     (its masked diagonal step, its prologue's masked softmax) was fetched cold at every tile (v0.49 call 1: warps
     waiting for instructions, 16% of the consumers' stall samples at d=128 causal 1k). On the H200 the branch is
     3-6% faster at causal 1k and 7-13% slower at causal 2k-16k (ptxas waits for the P V product right after the
-    branch's join); the mask in every block is slower everywhere (probe runs 57-58)."""
+    branch's join); the mask in every block is slower everywhere (probe runs 57-58).
+    FIRST_ISSUED (v0.50, ``_overlapped_consumer``): block 0's scores ``s_first`` were computed before the call (its K
+    waited for there)."""
+    gl.static_assert(not FIRST_ISSUED or not PINGPONG, "overlapped tiles take no turns")
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
     if own_end > key_start:
         first_slot = it % NUM_STAGES
-        mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
-        if PINGPONG:
-            _take_turn(turn, turn_it, HALF)
-        s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
-                          gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-        if PINGPONG:
-            mbarrier.arrive(turn.index(1 - HALF))
-            turn_it += 1
-        s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+        if FIRST_ISSUED:
+            s = s_first
+        else:
+            mbarrier.wait(kv_ready.index(first_slot), (it // NUM_STAGES) & 1)
+            if PINGPONG:
+                _take_turn(turn, turn_it, HALF)
+            s = warpgroup_mma(q_buf, k_smem.index(first_slot).permute((1, 0)),
+                              gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+            if PINGPONG:
+                mbarrier.arrive(turn.index(1 - HALF))
+                turn_it += 1
+            s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(first_slot))
         if EARLY_Q_RELEASE:
@@ -998,7 +1005,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-                         MERGED_MASK: gl.constexpr = 0):
+                         MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1006,7 +1013,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     up). CLOCK_TILES > 0 (probes): each tile's start (before its Q
     wait; DYNAMIC: after it and the entry's read) and end (its output issued) in ``tile_clock`` as partition HALF
     (``gluon_clock.mark_tile``); with BOUNDARY_MARKS (DYNAMIC, v0.48) also, before each tile, the times after its Q
-    barrier's wait and after the entry's read, in ``boundary_clock`` (``_read_entry``)."""
+    barrier's wait and after the entry's read, in ``boundary_clock`` (``_read_entry``). OVERLAP_TILES (v0.50): DYNAMIC's
+    tiles through ``_overlapped_consumer``, each tile's output stored while the next one's first product runs."""
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -1014,7 +1022,15 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     turn_it = num_blocks * 0
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
-    if DYNAMIC:
+    if OVERLAP_TILES and DYNAMIC:  # the other tile lists run the plain loop
+        gl.static_assert(PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and not Q_IN_REGISTERS
+                         and CLOCK_TILES == 0 and not LIST_READ_BY_CONSUMERS,
+                         "overlapped tiles: pipelined loop, output stored from registers")
+        _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, seqlen_q,
+                             seqlen_k, num_heads, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready,
+                             kv_empty, ids, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, CONSUMERS,
+                             Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, WIDE_STORES, MERGED_MASK)
+    elif DYNAMIC:
         index = _read_entry(ids, 0, q_ready, HALF, 0, boundary_clock, 0, HALF, CONSUMERS, BOUNDARY_TILES)
         while index >= 0:
             if LIST_READ_BY_CONSUMERS:
@@ -1062,6 +1078,156 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
+
+
+@gluon.jit
+def _tile_key_ends(first, end_n, seqlen_q, seqlen_k, causal_shift, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+                   IS_CAUSAL: gl.constexpr, SKIP_ROWS_PAST_END: gl.constexpr, HALF_LAST: gl.constexpr):
+    """(end of the unmasked key blocks, end of the blocks with a visible key, end of the whole blocks) of the ROWS
+    query rows from ``first`` of a tile whose keys end at ``end_n``: ``_consumer_tile``'s key ranges, for
+    ``_overlapped_consumer`` (rows past the last query see none with SKIP_ROWS_PAST_END; with HALF_LAST the last
+    block is a half one when these rows see no further than its first half and block 0 is not the last)."""
+    unmasked_end, own_end = _own_keys(first, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N, IS_CAUSAL)
+    if SKIP_ROWS_PAST_END:
+        has_rows = gl.maximum(gl.minimum(seqlen_q - first, 1), 0)  # 1 if a row is in range, else 0
+        unmasked_end = unmasked_end * has_rows
+        own_end = own_end * has_rows
+    full_end = own_end
+    if HALF_LAST:
+        visible_end = gl.minimum(gl.maximum(first + ROWS + causal_shift, 0), seqlen_k)
+        last_start = (own_end - 1) // BLOCK_N * BLOCK_N
+        half_last = (last_start > 0) & (visible_end <= last_start + BLOCK_N // 2) & (unmasked_end <= last_start)
+        full_end = gl.where(half_last, last_start, own_end)
+    return unmasked_end, own_end, full_end
+
+
+@gluon.jit
+def _first_scores(q_buf, k_smem, kv_ready, it, needed, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+                  NUM_STAGES: gl.constexpr, s_layout: gl.constexpr):
+    """A tile's first score product S_0 = Q K_0^T (K_0 at ring position ``it``), issued and not waited for
+    (``_overlapped_consumer``). K_0's barrier is waited for when ``needed`` (the tile has a key block for these
+    rows); otherwise the product is issued all the same, over whatever the two buffers hold, and never read, so
+    that every tile boundary has the same warpgroup MMAs in flight and the waits' counts hold."""
+    slot = it % NUM_STAGES
+    mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1, pred=needed)
+    return warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
+                         use_acc=False, is_async=True)
+
+
+@gluon.jit
+def _store_from_registers(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, batch, head,
+                          first, rows, acc, m_i, l_i, seqlen_q, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr,
+                          o_layout: gl.constexpr, WIDE_STORES: gl.constexpr):
+    """A consumer's output rows from registers: LSE = (m + log2 l) / log2(e) (natural log; -inf for rows that saw
+    no key) and O = acc / l, 16 bytes a store with WIDE_STORES (``gluon_stores.store_rows_wide``), else 4; rows
+    past ``seqlen_q`` are not written. ``_consumer_tile``'s epilogue with OUTPUT_FROM_REGISTERS."""
+    LOG2E: gl.constexpr = 1.4426950408889634
+    empty = l_i == 0.0
+    l_safe = gl.where(empty, 1.0, l_i)
+    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) / LOG2E)
+    gl.store(LSE + batch.to(gl.int64) * stride_lb + head.to(gl.int64) * stride_lh + rows * stride_lm, lse,
+             mask=rows < seqlen_q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
+    if WIDE_STORES:
+        store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
+    else:
+        out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
+        columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+        gl.store(o_head + out_rows.to(gl.int64)[:, None] * stride_om + columns[None, :],
+                 out.to(O.dtype.element_ty), mask=(out_rows < seqlen_q)[:, None])
+
+
+@gluon.jit
+def _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                         seqlen_q, seqlen_k, num_heads, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty,
+                         kv_ready, kv_empty, ids, HALF: gl.constexpr, ROWS: gl.constexpr, BLOCK_N: gl.constexpr,
+                         HEAD_DIM: gl.constexpr, IS_CAUSAL: gl.constexpr, NUM_STAGES: gl.constexpr,
+                         SPLIT_KV: gl.constexpr, CONSUMERS: gl.constexpr, Q_BUFFERS: gl.constexpr,
+                         EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr, WIDE_STORES: gl.constexpr,
+                         MERGED_MASK: gl.constexpr):
+    """``_persistent_consumer``'s claimed tiles (DYNAMIC, pipelined loop, output from registers, no ping-pong) with
+    each tile's output stored while the next tile's first score product runs (v0.50, ``OVERLAP_TILES``): a tile
+    starts by issuing its S_0 (``_first_scores``), then stores the previous tile's output (the first tile: a store
+    of rows past the last query, which writes nothing), then waits for S_0 and runs its key loop; its O, m and l are
+    carried to the next tile. In the plain loop a consumer's tensor-core work stops at each boundary for the
+    epilogue and S_0's latency, and a tile's two consumers reach it together (they read one K/V ring). Nothing is in
+    flight across a branch's join or the loop's back edge: v0.50's first forms, the last P V product left in flight
+    past the key loop's branches or S_0 carried into the next iteration, made ptxas serialise every warpgroup MMA
+    of the kernel (C7515, C7512; CPU compiles)."""
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    HALF_LAST: gl.constexpr = HALF_DIAGONAL and IS_CAUSAL
+    SKIP_ROWS_PAST_END: gl.constexpr = CONSUMERS == 3
+    qk_scale = softmax_scale * 1.4426950408889634
+    causal_shift = seqlen_k - seqlen_q
+    num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
+    it = num_blocks * 0
+    tile_iter = num_blocks * 0
+    index = _read_entry(ids, 0, q_ready, HALF, 0, CONSUMERS=CONSUMERS)
+    # The previous tile's output, stored at the next tile's start: none before the first (rows past the end).
+    done_rows = seqlen_q + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
+    done_acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
+    done_m = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+    done_l = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
+    done_first = seqlen_q
+    done_head = num_blocks * 0
+    done_batch = num_blocks * 0
+    while index >= 0:
+        block, head, batch = tile_block(index, num_blocks, num_heads)
+        start_m = block * CONSUMERS * ROWS
+        end_n = _key_end(start_m, seqlen_q, seqlen_k, ROWS, IS_CAUSAL, CONSUMERS)
+        first = start_m + HALF * ROWS
+        unmasked_end, own_end, full_end = _tile_key_ends(first, end_n, seqlen_q, seqlen_k, causal_shift, ROWS,
+                                                         BLOCK_N, IS_CAUSAL, SKIP_ROWS_PAST_END, HALF_LAST)
+        q_index = tile_iter % Q_BUFFERS * CONSUMERS + HALF
+        s = _first_scores(q_smem.index(q_index), k_smem, kv_ready, it, own_end > 0, ROWS, BLOCK_N, NUM_STAGES,
+                          s_layout)
+        s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # the only product in flight: left so, S_0 a tensor
+        _store_from_registers(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, done_batch,
+                              done_head, done_first, done_rows, done_acc, done_m, done_l, seqlen_q, ROWS, HEAD_DIM,
+                              o_layout, WIDE_STORES)
+        s = warpgroup_mma_wait(num_outstanding=0, deps=[s])
+        rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
+        m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+        l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
+        acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
+        acc, m_i, l_i, it, _ = _key_loop_pipelined(q_smem.index(q_index), k_smem, v_smem, kv_ready, kv_empty, acc,
+                                                   m_i, l_i, rows, unmasked_end, own_end, seqlen_k, causal_shift,
+                                                   qk_scale, it, q_ready, it * 0, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
+                                                   NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, False,
+                                                   q_empty.index(q_index), EARLY_Q_RELEASE, full_end, HALF_LAST,
+                                                   False, 0, MERGED_MASK, s, True)
+        # Every score product of the tile has read Q: the next tile's may land. With EARLY_Q_RELEASE the last
+        # block's step handed it back, unless there was none.
+        if EARLY_Q_RELEASE:
+            if own_end == 0:
+                _hand_back(q_empty.index(q_index))
+        else:
+            _hand_back(q_empty.index(q_index))
+        for start_n in range(own_end, end_n, BLOCK_N):  # another consumer's blocks: released unread, as in
+            slot = it % NUM_STAGES                       # _consumer_tile, so the ring's phases stay in step
+            mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1)
+            mbarrier.arrive(kv_empty.index(slot))
+            if SPLIT_KV:
+                mbarrier.wait(kv_ready.index(NUM_STAGES + slot), (it // NUM_STAGES) & 1)
+                mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
+            it += 1
+        done_rows = rows
+        done_acc = acc
+        done_m = m_i
+        done_l = l_i
+        done_first = first
+        done_head = head
+        done_batch = batch
+        tile_iter += 1
+        index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
+                            (tile_iter // Q_BUFFERS) & 1, CONSUMERS=CONSUMERS)
+    _store_from_registers(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm, done_batch,
+                          done_head, done_first, done_rows, done_acc, done_m, done_l, seqlen_q, ROWS, HEAD_DIM,
+                          o_layout, WIDE_STORES)
 
 
 @gluon.jit
@@ -1178,7 +1344,7 @@ def attention_forward_gluon_persistent_kernel(
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-    MERGED_MASK: gl.constexpr = 0,
+    MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1208,7 +1374,8 @@ def attention_forward_gluon_persistent_kernel(
     ``CLAIM_FIRST`` / ``CLAIM_AHEAD`` / ``LIST_READ_BY_CONSUMERS``: probe options of it (``_persistent_loader``);
     ``BOUNDARY_MARKS`` (with CLOCK_TILES, v0.48 probes): the consumers' marks between tiles (``_persistent_consumer``).
     ``MERGED_MASK`` (pipelined, v0.49): masked and unmasked key blocks through one copy of the step, the mask under a
-    branch (1) or computed in every block (2) (``_key_loop_pipelined``).
+    branch (1) or computed in every block (2) (``_key_loop_pipelined``). ``OVERLAP_TILES`` (DYNAMIC, v0.50): each tile's
+    output stored while the next tile's first score product runs (``_overlapped_consumer``).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1253,7 +1420,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1262,7 +1429,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1271,7 +1438,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1290,7 +1457,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1299,7 +1466,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
