@@ -349,6 +349,25 @@ def test_merged_masks_reach_the_kernel_as_one_constexpr_only_when_set():
     assert launchers.gluon_forward_constants(replace(tuned, mask_every_block=True), 128)["MERGED_MASK"] == 2
 
 
+@pytest.mark.parametrize("change", [dict(output_from_registers=False), dict(dynamic_schedule=False),
+                                    dict(q_in_registers=True), dict(pingpong=True),
+                                    dict(pipelined=False, half_diagonal=False)],
+                         ids=["output through Q", "static tile list", "Q in registers", "ping-pong", "plain loop"])
+def test_overlapped_tiles_need_claimed_tiles_and_the_output_stored_from_registers(change):
+    # The overlapped consumer stores a tile's output from registers at the next tile's start and reads the claimed
+    # entries; it takes no turns and keeps Q in shared memory (the first score product is issued from it).
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][6], overlap_tiles=True, **change)
+    with pytest.raises(ValueError, match="overlap_tiles is an option of the persistent pipelined Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)
+
+
+def test_overlapped_tiles_reach_the_kernel_as_a_constexpr_only_when_set():
+    # Off, the constant is left out, so the kernels that ran before keep their compile (and their SASS).
+    tuned = configs.FORWARD_GLUON_CANDIDATES[128][6]
+    assert "OVERLAP_TILES" not in launchers.gluon_forward_constants(tuned, 128)
+    assert launchers.gluon_forward_constants(replace(tuned, overlap_tiles=True), 128)["OVERLAP_TILES"] is True
+
+
 def test_a_mask_in_every_block_excludes_the_mask_by_branch():
     config = replace(configs.FORWARD_GLUON_CANDIDATES[128][6], mask_by_branch=True, mask_every_block=True)
     with pytest.raises(ValueError, match="mask_every_block is an option of the persistent pipelined Gluon forward "

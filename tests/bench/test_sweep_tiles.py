@@ -125,6 +125,13 @@ def test_tiles_loading_through_host_made_descriptors_say_how_many():
         "gluon 128x64 w4 s2 persistent pipelined split-kv host3"
 
 
+def test_tiles_overlapping_their_boundaries_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                      output_from_registers=True, balanced_schedule=True, dynamic_schedule=True,
+                                      overlap_tiles=True), "forward") == \
+        "gluon 128x128 w4 s3 persistent pipelined out-regs balanced dynamic overlap"
+
+
 def test_tiles_masking_by_branch_say_so():
     assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, host_descriptors=3,
                                       mask_by_branch=True), "forward") == \

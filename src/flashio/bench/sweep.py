@@ -121,7 +121,8 @@ def describe_choice(choice, kernel: str = "") -> str:
     the S^T wait; ' dynamic' for a persistent forward or fused backward claiming its causal tiles one at a time;
     ' host3' with three of its inputs through descriptors made on the host, ``host_descriptors``; ' mask-branch' with
     its masked key blocks through the unmasked step's code, ``mask_by_branch``; ' mask-all' with that step's mask
-    computed in every block, ``mask_every_block``), else the value."""
+    computed in every block, ``mask_every_block``; ' overlap' with each tile's output stored while the next tile's
+    first score product runs, ``overlap_tiles``), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -142,7 +143,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" dynamic" if choice.dynamic_schedule else "") + (" nc-claims" if choice.noncausal_claims else "") + \
         (" kv2" if choice.kv_slots == 2 else "") + (" queries-first" if choice.queries_first else "") + \
         (f" host{choice.host_descriptors}" if choice.host_descriptors else "") + \
-        (" mask-branch" if choice.mask_by_branch else "") + (" mask-all" if choice.mask_every_block else "")
+        (" mask-branch" if choice.mask_by_branch else "") + (" mask-all" if choice.mask_every_block else "") + \
+        (" overlap" if choice.overlap_tiles else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 
