@@ -14,3 +14,7 @@ FLASHIO_TUNING_CACHE=off timeout 100 python3 $R/round_times.py --points 64:causa
 echo "round_times d64 rc $? at ${SECONDS}s"
 python3 $R/consumer_offsets.py /tmp/dumps/*.pt | tee $OUT/consumer_offsets.txt
 grep -E "^\| warm" $OUT/round_times_d128.txt $OUT/round_times_d64.txt
+# The overlapped-tile path again: its consumer now releases other consumers' blocks through _release_unread.
+FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 150 python3 -m flashio.check --skip-timing --skip-default-cases \
+    --paths "forward: Gluon, persistent, host-descriptor forms, overlapped tiles" --case-timeout 60 > $OUT/check.txt 2>&1
+echo "check rc $? PASS $(grep -c PASS $OUT/check.txt) FAIL $(grep -c FAIL $OUT/check.txt) at ${SECONDS}s"
