@@ -323,9 +323,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # unmasked step's code (two candidates, d=64's and d=128's host-descriptor forms with mask_by_branch, and the forms
     # of its two check paths: d=256's host-descriptor form and d=64's three-consumer form with it), causal and
     # non-causal: 7 compiles (d=64's three-consumer form with it: 40 B of stack causal, against 8 B without); the
-    # host-descriptor forms of the path with mask_every_block instead: 5 more.
+    # host-descriptor forms of the path with mask_every_block instead: 5 more. v0.50: the forms of the two overlapped-tile
+    # check paths (d=64's two-consumer host form without Q in registers and its three-consumer form, d=128's form 6 and
+    # ninth candidate, each with overlap_tiles), causal and non-causal: 8 more.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 87
+    assert len(rows) == 95
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
@@ -385,10 +387,10 @@ def test_host_made_descriptors_change_only_the_loader_of_the_persistent_gluon_fo
     # v0.48: d=64's seventh candidate (192-row tiles) has no twin without them in the survey (the persistent forms' test
     # bounds its two compiles).
     # v0.49: the forms with mask_by_branch or mask_every_block (all host3) are compared with their twins without them
-    # (the next test).
+    # (the next test); v0.50's with overlap_tiles likewise (test_overlapped_tiles_...).
     rows = {row["label"]: row for row in gluon_forward}
-    host_forms = {label: row for label, row in rows.items()
-                  if " host" in label and " mask-branch" not in label and " mask-all" not in label}
+    host_forms = {label: row for label, row in rows.items() if " host" in label and " mask-branch" not in label
+                  and " mask-all" not in label and " overlap" not in label}
     assert len(host_forms) == 15
     without_twin = [label for label in host_forms if label.replace(f" host{label.split(' host', 1)[1][0]}", "")
                     not in rows]
@@ -617,10 +619,31 @@ def test_merged_masks_leave_one_copy_of_the_step_without_registers_or_shared_mem
     # d=128 and d=256 host-descriptor forms) likewise: 5 compiles.
     rows = {row["label"]: row for row in gluon_forward}
     for option, compiles in ((" mask-branch", 7), (" mask-all", 5)):
-        merged_forms = {label: row for label, row in rows.items() if option in label}
+        merged_forms = {label: row for label, row in rows.items() if option in label and " overlap" not in label}
         assert len(merged_forms) == compiles, sorted(merged_forms)
         for label, row in merged_forms.items():
             _assert_one_copy_of_the_step(label, row, rows[label.replace(option, "")])
+
+
+def test_overlapped_tiles_keep_the_registers_products_and_exponentials_of_their_twins(gluon_forward):
+    # v0.50: each form of the overlapped-tile check paths (overlap_tiles: a tile's first score product issued before the
+    # previous tile's output is stored) against the same form without it, where the survey has that twin (d=64's
+    # two-consumer form of the path, claiming its causal tiles without Q in registers, has none): the same registers,
+    # shared memory, warpgroup MMAs (none serialised: as many groups) and exponentials; the output's stores twice in
+    # the code (in the tile loop and after it); at most 8 B more stack (a value of the kernel's entry reloaded at each
+    # partition's start).
+    rows = {row["label"]: row for row in gluon_forward}
+    overlapped = {label: row for label, row in rows.items() if " overlap" in label}
+    assert len(overlapped) == 8, sorted(overlapped)
+    twins = {label: rows[label.replace(" overlap", "")] for label in overlapped if label.replace(" overlap", "") in rows}
+    assert len(twins) == 6, sorted(twins)
+    for label, twin in twins.items():
+        row = overlapped[label]
+        for field in ("registers", "shared_kb", "HGMMA", "HGMMA_groups", "MUFU.EX2"):
+            assert row.get(field, 0) == twin.get(field, 0), (field, row, twin)
+        stores = "STG.E.128" if " wide-out" in label else "STG_narrow"
+        assert row.get(stores, 0) > twin.get(stores, 0), (row, twin)
+        assert row["stack"] <= twin["stack"] + 8, (row, twin)
 
 
 def _assert_one_copy_of_the_step(label, row, twin):
