@@ -128,9 +128,10 @@ class TileConfig:
     the previous block's P V product, which it does not across the branch; on the H200 (v0.49, probe run 58) correct
     and 3-24% slower than either, so a forced check path only. ``overlap_tiles`` (persistent pipelined Gluon forward
     storing its output from registers, claiming its tiles: ``dynamic_schedule``, and for non-causal calls
-    ``noncausal_claims``, without which they run the plain loop; v0.50): each tile's last P V product
-    is left in flight while the consumer hands Q back, reads and decodes the next tile's entry and issues that tile's
-    first score product; the output is stored while that product runs (``kernels/forward_gluon._overlapped_consumer``).
+    ``noncausal_claims``, without which they run the plain loop; v0.50): each consumer issues a tile's first score
+    product, stores the previous tile's output while it runs, then waits for it and runs the tile's key loop
+    (``kernels/forward_gluon._overlapped_consumer``); on the H200 (v0.50, probe run 59) correct and no faster (a tile's
+    two consumers run 1.5-2.3 µs apart, so neither's boundary idles the tensor cores), so a forced check path only.
     """
 
     block_m: int

@@ -1125,7 +1125,8 @@ def _first_scores(q_buf, k_smem, kv_ready, it, needed, ROWS: gl.constexpr, BLOCK
     """A tile's first score product S_0 = Q K_0^T (K_0 at ring position ``it``), issued and not waited for
     (``_overlapped_consumer``). K_0's barrier is waited for when ``needed`` (the tile has a key block for these
     rows); otherwise the product is issued all the same, over whatever the two buffers hold, and never read, so
-    that every tile boundary has the same warpgroup MMAs in flight and the waits' counts hold."""
+    that no run-time branch surrounds the warpgroup MMA (a branch's join with a product in flight made ptxas
+    serialise the kernel's MMAs) and the caller's waits count one product."""
     slot = it % NUM_STAGES
     mbarrier.wait(kv_ready.index(slot), (it // NUM_STAGES) & 1, pred=needed)
     return warpgroup_mma(q_buf, k_smem.index(slot).permute((1, 0)), gl.zeros([ROWS, BLOCK_N], gl.float32, s_layout),
@@ -1169,17 +1170,19 @@ def _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     starts by issuing its S_0 (``_first_scores``), then stores the previous tile's output (the first tile: a store
     of rows past the last query, which writes nothing), then waits for S_0 and runs its key loop; its O, m and l are
     carried to the next tile. In the plain loop a consumer's tensor-core work stops at each boundary for the
-    epilogue and S_0's latency, and a tile's two consumers reach it together (they read one K/V ring). Nothing is in
-    flight across a branch's join or the loop's back edge: v0.50's first forms, the last P V product left in flight
-    past the key loop's branches or S_0 carried into the next iteration, made ptxas serialise every warpgroup MMA
-    of the kernel (C7515, C7512; CPU compiles)."""
+    epilogue and S_0's latency. Nothing is in flight across a branch's join or the loop's back edge: v0.50's first
+    forms, the last P V product left in flight past the key loop's branches or S_0 carried into the next iteration,
+    made ptxas serialise every warpgroup MMA of the kernel (C7515, C7512; CPU compiles). On the H200 (v0.50) correct
+    and no faster: a tile's two consumers run 1.5-2.3 µs apart at d=128 causal 1k (consumer_offsets.py), so one's
+    boundary never left the tensor cores idle; a forced check path's form."""
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     HALF_LAST: gl.constexpr = HALF_DIAGONAL and IS_CAUSAL
     SKIP_ROWS_PAST_END: gl.constexpr = CONSUMERS == 3
-    qk_scale = softmax_scale * 1.4426950408889634
+    LOG2E: gl.constexpr = 1.4426950408889634
+    qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
