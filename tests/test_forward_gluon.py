@@ -373,3 +373,40 @@ def test_a_mask_in_every_block_excludes_the_mask_by_branch():
     with pytest.raises(ValueError, match="mask_every_block is an option of the persistent pipelined Gluon forward "
                                          "without mask_by_branch"):
         launchers.gluon_forward_constants(config, 128)
+
+
+@pytest.mark.parametrize("config", [
+    configs.FORWARD_GLUON_CANDIDATES[128][0],  # one tile per program
+    replace(configs.FORWARD_GLUON_CANDIDATES[128][6], dynamic_schedule=False, noncausal_claims=False),
+    replace(configs.FORWARD_GLUON_CANDIDATES[128][6], overlap_tiles=True)],
+    ids=["one tile per program", "no claimed tiles", "overlapped tiles"])
+def test_published_coordinates_need_a_persistent_forward_claiming_its_tiles(config):
+    # Only a claimed tile's entry is published in shared memory; the overlapped consumer reads tile ids.
+    config = replace(config, published_coordinates=True)
+    with pytest.raises(ValueError, match="published_coordinates is an option of the persistent Gluon forward"):
+        launchers.gluon_forward_constants(config, 128)
+
+
+@pytest.mark.parametrize("causal", [True, False], ids=["causal", "non-causal"])
+def test_published_coordinates_reach_the_kernel_only_with_a_dynamic_tile_list(causal):
+    # Off, the constant is left out, so the kernels that ran before keep their compile (and their SASS); on, it
+    # comes with the claimed list, which d=128's form 6 has in both cases.
+    tuned = configs.FORWARD_GLUON_CANDIDATES[128][6]
+    assert "PUBLISHED_COORDINATES" not in launchers.schedule_constexprs(tuned, causal)
+    constants = launchers.schedule_constexprs(replace(tuned, published_coordinates=True), causal)
+    assert constants == {"LISTED": True, "DYNAMIC": True, "PUBLISHED_COORDINATES": True}
+
+
+def test_published_coordinates_follow_the_tile_list_that_a_call_runs():
+    # d=64's sixth candidate claims its non-causal tiles only; its causal calls run a static list, without the option.
+    form = replace(configs.FORWARD_GLUON_CANDIDATES[64][5], published_coordinates=True)
+    assert launchers.schedule_constexprs(form, True) == {"LISTED": True}
+    assert launchers.schedule_constexprs(form, False)["PUBLISHED_COORDINATES"] is True
+
+
+def test_packed_coordinates_fit_20_bit_blocks_and_heads_and_23_bit_batches():
+    # Bits 0-19 the query block, 20-39 the head, 40-62 the batch: the int64 stays positive, so -1 still means stop.
+    assert launchers.coordinates_fit(1 << 20, 1 << 20, (1 << 23) - 1)
+    assert not launchers.coordinates_fit((1 << 20) + 1, 16, 16)
+    assert not launchers.coordinates_fit(8, (1 << 20) + 1, 16)
+    assert not launchers.coordinates_fit(8, 16, 1 << 23)

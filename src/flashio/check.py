@@ -298,6 +298,9 @@ MASK_BY_BRANCH_THREE_CONSUMERS_PATH = "forward: Gluon, persistent, three consume
 MASK_EVERY_BLOCK_PATH = "forward: Gluon, persistent, host-descriptor forms, mask in every block"
 OVERLAP_TILES_PATH = "forward: Gluon, persistent, host-descriptor forms, overlapped tiles"
 OVERLAP_TILES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, overlapped tiles"
+PUBLISHED_COORDINATES_PATH = "forward: Gluon, persistent, host-descriptor forms, published coordinates"
+PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, published " \
+    "coordinates"
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -318,6 +321,8 @@ PATH_EXTRA_CASES = {
     MASK_EVERY_BLOCK_PATH: _GRID_D256_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     OVERLAP_TILES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     OVERLAP_TILES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    PUBLISHED_COORDINATES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -447,6 +452,18 @@ def forced_paths() -> dict:
         OVERLAP_TILES_BRANCH_PATH: gluon_forward(
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], overlap_tiles=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][8], overlap_tiles=True),
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        # v0.51: each claimed tile's (block, head, batch) published packed by the loader (``published_coordinates``):
+        # d=64's two-consumer host form (claiming its non-causal tiles; causal calls run its static list) and d=128's
+        # form 6, then d=64's three-consumer form and d=128's mask-by-branch form (both claiming causal tiles too);
+        # d=256 has no claiming form, so its host form as it is.
+        PUBLISHED_COORDINATES_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][5], published_coordinates=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], published_coordinates=True),
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        PUBLISHED_COORDINATES_BRANCH_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], published_coordinates=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], published_coordinates=True),
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(

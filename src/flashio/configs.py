@@ -132,6 +132,10 @@ class TileConfig:
     product, stores the previous tile's output while it runs, then waits for it and runs the tile's key loop
     (``kernels/forward_gluon._overlapped_consumer``); on the H200 (v0.50, probe run 59) correct and no faster (a tile's
     two consumers run 1.5-2.3 µs apart, so neither's boundary idles the tensor cores), so a forced check path only.
+    ``published_coordinates`` (persistent Gluon forward claiming its tiles; v0.51): the loader publishes each claimed
+    tile's (query block, head, batch) packed in one int64 instead of its id, so that the consumers skip the id's
+    decode (two integer divisions by run-time counts) between tiles; the launcher leaves it off for shapes whose
+    block or head count reaches 2^20 or whose batch reaches 2^23 (``launchers.gluon_forward_launch``).
     """
 
     block_m: int
@@ -174,6 +178,7 @@ class TileConfig:
     mask_by_branch: bool = False
     mask_every_block: bool = False
     overlap_tiles: bool = False
+    published_coordinates: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

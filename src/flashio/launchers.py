@@ -115,6 +115,10 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"overlap_tiles is an option of the persistent pipelined Gluon forward storing its output "
                          f"from registers and claiming its causal tiles (dynamic_schedule), without ping-pong or Q in "
                          f"registers; got {config}")
+    if config.published_coordinates and not (config.persistent and (config.dynamic_schedule or config.noncausal_claims)
+                                              and not config.overlap_tiles):
+        raise ValueError(f"published_coordinates is an option of the persistent Gluon forward claiming its tiles "
+                         f"(dynamic_schedule or noncausal_claims), without overlap_tiles; got {config}")
     consumers = 3 if config.block_m == 192 else 2
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -160,8 +164,17 @@ def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, d
     units = (cdiv(query_blocks, 2) if causal else query_blocks) * problem.num_heads * problem.batch
     programs = min(units, persistent_programs(device))
     schedule, listed = persistent_schedule(config, problem, causal, programs, device)
+    if listed.get("PUBLISHED_COORDINATES") and not coordinates_fit(query_blocks, problem.num_heads, problem.batch):
+        listed = {name: value for name, value in listed.items() if name != "PUBLISHED_COORDINATES"}
     return (forward_gluon_kernels.attention_forward_gluon_persistent_kernel, (programs,),
             (problem.num_heads, units, schedule), listed)
+
+
+def coordinates_fit(query_blocks: int, heads: int, batch: int) -> bool:
+    """Whether a claimed tile's (query block, head, batch) fit the persistent Gluon forward's int64 packing
+    (``published_coordinates``; kernels/forward_gluon.py ``_packed_coordinates``): 20 bits each for the block and
+    the head, 23 for the batch."""
+    return query_blocks <= 1 << 20 and heads <= 1 << 20 and batch < 1 << 23
 
 
 _SCHEDULES: dict = {}
@@ -208,14 +221,17 @@ def schedule_constexprs(config: TileConfig, causal: bool, partial_last_round: bo
     the claim counters; also what ``benchmarks/compile_cost.py`` compiles): ``LISTED`` for a tile list, with
     ``DYNAMIC`` when the programs claim its entries (``noncausal_claims`` non-causal, ``dynamic_schedule`` causal)
     or ``SPLIT_TAIL`` (``split_tail`` non-causal, when the tiles leave a ``partial_last_round``: whole rounds take
-    the round-robin and no list); a causal ``balanced_schedule`` static list alone; else none."""
+    the round-robin and no list); a causal ``balanced_schedule`` static list alone; else none. A dynamic list adds
+    ``PUBLISHED_COORDINATES`` with ``published_coordinates`` (the launch drops it where the shape does not fit,
+    ``coordinates_fit``)."""
+    published = {"PUBLISHED_COORDINATES": True} if config.published_coordinates else {}
     if not causal and config.noncausal_claims:
-        return {"LISTED": True, "DYNAMIC": True}
+        return {"LISTED": True, "DYNAMIC": True, **published}
     if not causal and config.split_tail:
         return {"LISTED": True, "SPLIT_TAIL": True} if partial_last_round else {}
     if not (causal and config.balanced_schedule):
         return {}
-    return {"LISTED": True, "DYNAMIC": True} if config.dynamic_schedule else {"LISTED": True}
+    return {"LISTED": True, "DYNAMIC": True, **published} if config.dynamic_schedule else {"LISTED": True}
 
 
 def _capturing(device: torch.device) -> bool:

@@ -136,3 +136,10 @@ def test_tiles_masking_by_branch_say_so():
     assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, host_descriptors=3,
                                       mask_by_branch=True), "forward") == \
         "gluon 128x128 w4 s3 persistent pipelined host3 mask-branch"
+
+
+def test_tiles_publishing_packed_coordinates_say_so():
+    assert describe_choice(TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True,
+                                      output_from_registers=True, balanced_schedule=True, dynamic_schedule=True,
+                                      published_coordinates=True), "forward") == \
+        "gluon 128x128 w4 s3 persistent pipelined out-regs balanced dynamic coords"

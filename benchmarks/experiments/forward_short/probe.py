@@ -997,6 +997,16 @@ FORMS = {
                            ("d=64 three consumers", ((64, 6, {}),)))
        for suffix, option in (("", {}), (", overlapped tiles", {"overlap_tiles": True}),
                               (", overlapped tiles, Q back early", {"overlap_tiles": True, "early_q_release": True}))},
+    # v0.51 (run 60): each claimed tile's (block, head, batch) published packed by the loader (published_coordinates),
+    # so that the consumers do not decode its id (two integer divisions) between tiles: d=128's forms 6 and 7 (the
+    # tuned causal 2k-16k and non-causal forms) and the ninth (mask by branch, causal 1k), d=64's sixth (two consumers;
+    # its causal calls run a static list, so only non-causal ones change) and seventh (three consumers) candidates.
+    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index], **option),)}})
+       for name, d, index in (("d=128 form 6", 128, 6), ("d=128 form 7 (Q in registers)", 128, 7),
+                              ("d=128 ninth (mask by branch)", 128, 8), ("d=64 sixth (two consumers)", 64, 5),
+                              ("d=64 three consumers", 64, 6))
+       for suffix, option in (("", {}), (", published coordinates", {"published_coordinates": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

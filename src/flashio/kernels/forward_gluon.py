@@ -825,10 +825,27 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 @gluon.jit
 def _publish_entry(ids, slot, index):
     """The loader's claimed tile id (``claimed_tile``; with the probe option LIST_READ_BY_CONSUMERS its entry in the
-    list), or -1: no more, into the shared slot the consumers read once the tile's Q barrier completes (its arrival,
+    list; with PUBLISHED_COORDINATES its ``_packed_coordinates``, in an int64 slot), or -1: no more, into the shared slot the consumers read once the tile's Q barrier completes (its arrival,
     after this store, releases it to them)."""
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
-    ids.index(slot).store(gl.full([1], index, gl.int32, layout=layout))
+    ids.index(slot).store(gl.full([1], index, ids.dtype, layout=layout))
+
+
+@gluon.jit
+def _packed_coordinates(block, head, batch):
+    """A claimed tile's (query block, head, batch) in one int64 (PUBLISHED_COORDINATES, v0.51): the block in bits
+    0-19, the head in bits 20-39, the batch from bit 40 (the launcher uses the option only where the block and
+    head counts are below 2^20 and the batch below 2^23, so the value stays positive and -1 still means stop)."""
+    return block.to(gl.int64) | (head.to(gl.int64) << 20) | (batch.to(gl.int64) << 40)
+
+
+@gluon.jit
+def _unpacked_coordinates(packed):
+    """(query block, head, batch) of ``_packed_coordinates``: masks and shifts, where the tile id's decode
+    (``gluon_claims.tile_block``) takes two integer divisions by run-time counts (v0.49 call 1: 0.24 µs of each
+    consumer's 0.44 µs between tiles at d=128 causal 1k)."""
+    return ((packed & 0xFFFFF).to(gl.int32), ((packed >> 20) & 0xFFFFF).to(gl.int32),
+            (packed >> 40).to(gl.int32))
 
 
 @gluon.jit
@@ -886,7 +903,8 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
                        schedule=None, LISTED: gl.constexpr = False, tile_clock=None, CLOCK_TILES: gl.constexpr = 0,
                        claims=None, ids=None, DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False,
                        CLAIM_AHEAD: gl.constexpr = False, SPLIT_TAIL: gl.constexpr = False,
-                       HOST_DESCRIPTORS: gl.constexpr = 0, LIST_READ_BY_CONSUMERS: gl.constexpr = False):
+                       HOST_DESCRIPTORS: gl.constexpr = 0, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
+                       PUBLISHED_COORDINATES: gl.constexpr = False):
     """The loads of every tile of this program, the K/V ring running on across tiles (LISTED: the tiles of
     this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks only; DYNAMIC: the entries
     of ``schedule`` it claims one by one from the counter ``claims``, each published to the consumers in ``ids``,
@@ -895,7 +913,9 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
     DYNAMIC (v0.36, prepared): CLAIM_FIRST, the first entry claimed too (v0.36 call 6's form) instead of entry
     program_id; CLAIM_AHEAD, each claim issued a tile before its entry is needed, so that its round trip to the L2
     overlaps the tile's loads instead of preceding them. Since v0.48 it publishes each claimed tile's id;
-    LIST_READ_BY_CONSUMERS (probe option, v0.36-v0.47's form) publishes the entry for the consumers to look up."""
+    LIST_READ_BY_CONSUMERS (probe option, v0.36-v0.47's form) publishes the entry for the consumers to look up;
+    PUBLISHED_COORDINATES (v0.51) the tile's (block, head, batch) packed (``_packed_coordinates``), which the
+    loader has decoded for its own loads, so that no consumer decodes it between its tiles."""
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -916,7 +936,10 @@ def _persistent_loader(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stri
             block, head, batch = tile_block(tile, num_blocks, num_heads)
             # The tile id, so that no consumer waits for the list's global memory between its tiles (v0.48); the
             # probe option the entry, which the consumers looked up themselves until v0.47.
-            _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index if LIST_READ_BY_CONSUMERS else tile)
+            if PUBLISHED_COORDINATES:
+                _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), _packed_coordinates(block, head, batch))
+            else:
+                _publish_entry(ids, tile_iter % (2 * Q_BUFFERS), index if LIST_READ_BY_CONSUMERS else tile)
             it = _loader_tile(Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn, stride_vb,
                               stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, block, head, batch,
                               q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it, tile_iter,
@@ -1023,7 +1046,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          tile_clock=None, CLOCK_TILES: gl.constexpr = 0, ids=None, DYNAMIC: gl.constexpr = False,
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-                         MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False):
+                         MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
+                         PUBLISHED_COORDINATES: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1032,7 +1056,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     wait; DYNAMIC: after it and the entry's read) and end (its output issued) in ``tile_clock`` as partition HALF
     (``gluon_clock.mark_tile``); with BOUNDARY_MARKS (DYNAMIC, v0.48) also, before each tile, the times after its Q
     barrier's wait and after the entry's read, in ``boundary_clock`` (``_read_entry``). OVERLAP_TILES (v0.50): DYNAMIC's
-    tiles through ``_overlapped_consumer``, each tile's output stored while the next one's first product runs."""
+    tiles through ``_overlapped_consumer``, each tile's output stored while the next one's first product runs.
+    PUBLISHED_COORDINATES (DYNAMIC, v0.51): the loader published each tile's (block, head, batch) packed, not its id."""
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
@@ -1040,6 +1065,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     turn_it = num_blocks * 0
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, 0, HALF, 0, CONSUMERS + 1, CLOCK_TILES)
+    gl.static_assert(not (OVERLAP_TILES and PUBLISHED_COORDINATES), "overlapped tiles read tile ids")
     if OVERLAP_TILES and DYNAMIC:  # the other tile lists run the plain loop
         gl.static_assert(PIPELINED and OUTPUT_FROM_REGISTERS and not PINGPONG and not Q_IN_REGISTERS
                          and CLOCK_TILES == 0 and not LIST_READ_BY_CONSUMERS,
@@ -1051,7 +1077,10 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     elif DYNAMIC:
         index = _read_entry(ids, 0, q_ready, HALF, 0, boundary_clock, 0, HALF, CONSUMERS, BOUNDARY_TILES)
         while index >= 0:
-            if LIST_READ_BY_CONSUMERS:
+            if PUBLISHED_COORDINATES:
+                gl.static_assert(not LIST_READ_BY_CONSUMERS, "the loader publishes the coordinates or the entry")
+                block, head, batch = _unpacked_coordinates(index)
+            elif LIST_READ_BY_CONSUMERS:
                 block, head, batch = claimed_block(schedule, index, num_blocks, num_heads)
             else:  # the loader published the tile's id (v0.48)
                 block, head, batch = tile_block(index, num_blocks, num_heads)
@@ -1358,7 +1387,7 @@ def attention_forward_gluon_persistent_kernel(
     DYNAMIC: gl.constexpr = False, CLAIM_FIRST: gl.constexpr = False, CLAIM_AHEAD: gl.constexpr = False,
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
-    MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
+    MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False, PUBLISHED_COORDINATES: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1389,7 +1418,9 @@ def attention_forward_gluon_persistent_kernel(
     ``BOUNDARY_MARKS`` (with CLOCK_TILES, v0.48 probes): the consumers' marks between tiles (``_persistent_consumer``).
     ``MERGED_MASK`` (pipelined, v0.49): masked and unmasked key blocks through one copy of the step, the mask under a
     branch (1) or computed in every block (2) (``_key_loop_pipelined``). ``OVERLAP_TILES`` (DYNAMIC, v0.50): each tile's
-    output stored while the next tile's first score product runs (``_overlapped_consumer``).
+    output stored while the next tile's first score product runs (``_overlapped_consumer``). ``PUBLISHED_COORDINATES``
+    (DYNAMIC, v0.51): the loader publishes each claimed tile's (block, head, batch) packed in an int64
+    (``_packed_coordinates``) instead of its id, so that the consumers do not divide between tiles.
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1413,8 +1444,10 @@ def attention_forward_gluon_persistent_kernel(
         # (they read that tile's entry before): the entries of up to Q_BUFFERS tiles may still be unread, so a slot
         # must come round no sooner than Q_BUFFERS + 1 tiles later. (v0.36 call 7: two slots with two Q sets, d=64,
         # let the loader overwrite an unread entry; the check's d=64 causal 1k case hung.)
-        ids = gl.allocate_shared_memory(gl.int32, [2 * Q_BUFFERS, 1], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
+        ids = gl.allocate_shared_memory(gl.int64 if PUBLISHED_COORDINATES else gl.int32, [2 * Q_BUFFERS, 1],
+                                        gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
     else:
+        gl.static_assert(not PUBLISHED_COORDINATES, "coordinates are published with a dynamic tile list")
         ids = q_ready  # unused (as ``turn`` without PINGPONG): a partition argument cannot be None
     if SPLIT_TAIL:
         gl.static_assert(LISTED and not IS_CAUSAL and not DYNAMIC, "a split tail is a non-causal tile list")
@@ -1434,7 +1467,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1443,7 +1476,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1452,14 +1485,14 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
                                   CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
-                                  LIST_READ_BY_CONSUMERS)),
+                                  LIST_READ_BY_CONSUMERS, PUBLISHED_COORDINATES)),
         ], [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
     else:
         gl.warp_specialize([
@@ -1471,7 +1504,7 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1480,12 +1513,12 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                   ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
                                   Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
                                   CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
-                                  LIST_READ_BY_CONSUMERS)),
+                                  LIST_READ_BY_CONSUMERS, PUBLISHED_COORDINATES)),
         ], [4, 1], [CONSUMER_REGS, LOADER_REGS])
