@@ -325,9 +325,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # non-causal: 7 compiles (d=64's three-consumer form with it: 40 B of stack causal, against 8 B without); the
     # host-descriptor forms of the path with mask_every_block instead: 5 more. v0.50: the forms of the two overlapped-tile
     # check paths (d=64's two-consumer host form without Q in registers and its three-consumer form, d=128's form 6 and
-    # ninth candidate, each with overlap_tiles), causal and non-causal: 8 more.
+    # ninth candidate, each with overlap_tiles), causal and non-causal: 8 more. v0.51: the forms of the two
+    # published-coordinate check paths (d=64's two-consumer host form and three-consumer form, d=128's form 6 and ninth
+    # candidate, each with published_coordinates), causal and non-causal: 8 more.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 95
+    assert len(rows) == 103
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
@@ -387,10 +389,11 @@ def test_host_made_descriptors_change_only_the_loader_of_the_persistent_gluon_fo
     # v0.48: d=64's seventh candidate (192-row tiles) has no twin without them in the survey (the persistent forms' test
     # bounds its two compiles).
     # v0.49: the forms with mask_by_branch or mask_every_block (all host3) are compared with their twins without them
-    # (the next test); v0.50's with overlap_tiles likewise (test_overlapped_tiles_...).
+    # (the next test); v0.50's with overlap_tiles and v0.51's with published_coordinates likewise
+    # (test_overlapped_tiles_..., test_published_coordinates_...).
     rows = {row["label"]: row for row in gluon_forward}
     host_forms = {label: row for label, row in rows.items() if " host" in label and " mask-branch" not in label
-                  and " mask-all" not in label and " overlap" not in label}
+                  and " mask-all" not in label and " overlap" not in label and " coords" not in label}
     assert len(host_forms) == 15
     without_twin = [label for label in host_forms if label.replace(f" host{label.split(' host', 1)[1][0]}", "")
                     not in rows]
@@ -619,7 +622,8 @@ def test_merged_masks_leave_one_copy_of_the_step_without_registers_or_shared_mem
     # d=128 and d=256 host-descriptor forms) likewise: 5 compiles.
     rows = {row["label"]: row for row in gluon_forward}
     for option, compiles in ((" mask-branch", 7), (" mask-all", 5)):
-        merged_forms = {label: row for label, row in rows.items() if option in label and " overlap" not in label}
+        merged_forms = {label: row for label, row in rows.items() if option in label and " overlap" not in label
+                        and " coords" not in label}
         assert len(merged_forms) == compiles, sorted(merged_forms)
         for label, row in merged_forms.items():
             _assert_one_copy_of_the_step(label, row, rows[label.replace(option, "")])
@@ -644,6 +648,26 @@ def test_overlapped_tiles_keep_the_registers_products_and_exponentials_of_their_
         stores = "STG.E.128" if " wide-out" in label else "STG_narrow"
         assert row.get(stores, 0) > twin.get(stores, 0), (row, twin)
         assert row["stack"] <= twin["stack"] + 8, (row, twin)
+
+
+def test_published_coordinates_take_the_tile_decode_out_of_each_consumer(gluon_forward):
+    # v0.51: each form of the published-coordinate check paths (published_coordinates: the loader publishes a claimed
+    # tile's (block, head, batch) packed in an int64) against the same form without it: the same registers, warpgroup
+    # MMAs (none serialised: as many groups) and exponentials; its id slots twice as wide (at most 16 bytes more shared
+    # memory); where the compile claims its tiles (every one but d=64's two-consumer causal compile, which runs a
+    # static list and so is its twin's kernel), two integer divisions fewer in every consumer: two reciprocals each.
+    rows = {row["label"]: row for row in gluon_forward}
+    published = {label: row for label, row in rows.items() if " coords" in label}
+    assert len(published) == 8, sorted(published)
+    for label, row in published.items():
+        twin = rows[label.replace(" coords", "")]
+        for field in ("registers", "HGMMA", "HGMMA_groups", "MUFU.EX2"):
+            assert row.get(field, 0) == twin.get(field, 0), (field, row, twin)
+        assert 0 <= row["shared_kb"] - twin["shared_kb"] <= 16 / 1024, (row, twin)
+        assert row["stack"] <= twin["stack"], (row, twin)
+        consumers = 3 if label.startswith("forward gluon 192x128") else 2
+        static_list = " nc-claims" in label and " dynamic" not in label and "non-causal" not in label
+        assert twin["MUFU.RCP"] - row["MUFU.RCP"] == (0 if static_list else 2 * consumers), (row, twin)
 
 
 def _assert_one_copy_of_the_step(label, row, twin):

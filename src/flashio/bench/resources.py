@@ -190,7 +190,9 @@ def resources(compiled, num_warps: int) -> dict:
                 int(branch.group(1), 16) < int(line.split("/*", 1)[1].split("*/", 1)[0], 16):
             opcodes["MMA_drains_at_back_edges"] += 1
         previous = text
-        for name in ("HGMMA", "HMMA", "MUFU.EX2", "LDL", "STL"):
+        # MUFU.RCP: a float reciprocal, and the core of an integer division by a run-time value (v0.51: the
+        # persistent forward's decode of a claimed tile id).
+        for name in ("HGMMA", "HMMA", "MUFU.EX2", "MUFU.RCP", "LDL", "STL"):
             if instruction.startswith(name):
                 opcodes[name] += 1
         # Global stores, 16-byte ones apart (v0.31: the forward's output), predicated ones (masked rows) included.
@@ -269,15 +271,18 @@ def surveyed():
                          dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
                               SPLIT_TAIL=True), config))
             continue
+        # v0.51: a claimed list's tiles published as packed coordinates (``published_coordinates``), as in a launch.
+        published = {"PUBLISHED_COORDINATES": True} if config.published_coordinates else {}
         rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
                           **({"LISTED": True} if config.balanced_schedule else {}),
-                          **({"DYNAMIC": True} if config.dynamic_schedule else {})), config))
+                          **({"DYNAMIC": True} if config.dynamic_schedule else {}),
+                          **(published if config.dynamic_schedule else {})), config))
         if config.noncausal_claims:
             # v0.39: non-causal calls of these forms claim their tiles (the dynamic list's kernel form, non-causal).
             rows.append((f"forward {describe_choice(config, 'forward')} non-causal d={d}", kernel,
                          dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
-                              DYNAMIC=True), config))
+                              DYNAMIC=True, **published), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \
