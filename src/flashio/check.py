@@ -450,13 +450,13 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[128][6], overlap_tiles=True),
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
         OVERLAP_TILES_BRANCH_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], overlap_tiles=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], overlap_tiles=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], overlap_tiles=True, published_coordinates=False),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], overlap_tiles=True, published_coordinates=False),
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # v0.51: each claimed tile's (block, head, batch) published packed by the loader (``published_coordinates``):
         # d=64's two-consumer host form (claiming its non-causal tiles; causal calls run its static list) and d=128's
-        # form 6, then d=64's three-consumer form and d=128's mask-by-branch form (both claiming causal tiles too);
-        # d=256 has no claiming form, so its host form as it is.
+        # form 6, then d=64's three-consumer form and d=128's mask-by-branch form (both claiming causal tiles too; the
+        # candidates since v0.51 call 1, probe run 60); d=256 has no claiming form, so its host form as it is.
         PUBLISHED_COORDINATES_PATH: gluon_forward(
             replace(configs.FORWARD_GLUON_CANDIDATES[64][5], published_coordinates=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][6], published_coordinates=True),

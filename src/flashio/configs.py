@@ -464,9 +464,12 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # 16k 297 -> 185, 442 -> 427, 473 -> 502 TFLOP/s. A seventh candidate. Probe run 55: the same claiming its
          # causal tiles one at a time (``dynamic_schedule``), causal 2k / 4k / 8k / 16k 314 -> 339, 426 -> 443, 488 ->
          # 497, 507 -> 508 (non-causal the same kernel: 2k 503 / 489, the probe's noise); the candidate has it.
+         # v0.51 (probe run 60, bf16, median of 3 rounds): each claimed tile's (block, head, batch) published packed
+         # by the loader (``published_coordinates``), causal 1k / 2k / 4k 208 -> 218, 337 -> 357, 443 -> 451,
+         # non-causal 1k / 2k / 4k 435 -> 440, 482 -> 482, 502 -> 502 TFLOP/s; the candidate has it.
          TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
-                    host_descriptors=3),
+                    host_descriptors=3, published_coordinates=True),
          # v0.49 (probe run 57, bf16, median of 3 rounds): the sixth candidate with its masked key blocks through the
          # unmasked step's code (``mask_by_branch``; 6,824 -> 5,136 instructions causal), causal 1k / 2k / 4k / 16k
          # 299 -> 318, 393 -> 386, 442 -> 440, 486 -> 471, non-causal 1k / 16k 439 -> 433, 489 -> 473 TFLOP/s: faster
@@ -518,10 +521,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # v0.49 (probe run 57, bf16, median of 3 rounds): the seventh candidate (form 6) with ``mask_by_branch``
           # (7,376 -> 5,672 instructions causal; the "no instruction" stall samples at causal 1k 2,091 -> 1,698),
           # causal 1k / 2k / 4k / 16k 414 -> 428, 555 -> 512, 608 -> 544, 645 -> 599, non-causal 1k / 16k 570 -> 573,
-          # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k.
+          # 651 -> 647 TFLOP/s: a ninth candidate, for the tuner to take at causal 1k. v0.51 (probe run 60): with each
+          # claimed tile's coordinates published packed by the loader (``published_coordinates``), causal 1k / 2k / 16k
+          # 420 -> 429, 503 -> 512, 601 -> 619, non-causal 1k / 16k 554 -> 563, 620 -> 622 TFLOP/s (cuDNN 427 at causal
+          # 1k); the candidate has it. (Forms 6 and 7 with it: causal 1k +2.2% / +2.5%, but form 6 -3% at causal 2k-16k
+          # and non-causal 16k, form 7 -1.7% at non-causal 1k, where each is the tuned choice: not changed.)
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                      half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
-                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True),
+                     noncausal_claims=True, host_descriptors=3, mask_by_branch=True, published_coordinates=True),
           # v0.49 (probe run 58, bf16, median of 3 rounds): form 6 with its single step's mask computed in every block,
           # no branch (``mask_every_block``), against form 6 (and with the branch): causal 1k 420 -> 375 (432), 2k 546
           # -> 448 (515), 4k 606 -> 473 (559), 16k 669 -> 511 (592), non-causal 1k / 16k 588 -> 513, 653 -> 585

@@ -720,6 +720,10 @@ def gluon(stages=3, block_n=128, **options):
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
 
 
+# d=64's three-consumer candidate and d=128's ninth as runs 53-59 timed them (v0.51 gave both published_coordinates;
+# the generated forms below pin it off too).
+THREE_CONSUMERS_V050 = dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], published_coordinates=False)
+NINTH_V050 = dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][8], published_coordinates=False)
 FORMS = {
     "Triton ws persistent": ({"FLASHIO_FORWARD_PATH": "ws"}, {"FORWARD_WS_CANDIDATES": {
         d: (TileConfig(128, 128, 4, 2, "ws", persistent=True),) for d in (64, 128)}}),
@@ -951,12 +955,12 @@ FORMS = {
     # tile), without the half diagonal (a two-consumer option) and Q in registers (it spills at 160 registers per
     # thread): the seventh candidate with the static causal list it had in run 53.
     "d=64 three consumers, host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], dynamic_schedule=False),)}}),
+        64: (dataclasses.replace(THREE_CONSUMERS_V050, dynamic_schedule=False),)}}),
     "d=64 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         64: (configs.FORWARD_GLUON_CANDIDATES[64][5],)}}),
     # v0.48 (run 55): the same claiming its causal tiles one at a time, the seventh candidate since.
     "d=64 three consumers, host descriptors, dynamic": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}),
+        "FORWARD_GLUON_CANDIDATES": {64: (THREE_CONSUMERS_V050,)}}),
     # v0.48 (run 54): d=128's host-descriptor form (the grid's causal choice), and the same with Q handed back after the
     # tile's last score product.
     "d=128 host descriptors": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
@@ -967,9 +971,9 @@ FORMS = {
     # builds them (the loader publishes each claimed tile's id) and as v0.47 did (the consumers look the claimed entry
     # up in the list in global memory between tiles: the probe constexpr LIST_READ_BY_CONSUMERS).
     "claiming host forms (v0.48)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        64: (configs.FORWARD_GLUON_CANDIDATES[64][6],), 128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}}),
+        64: (THREE_CONSUMERS_V050,), 128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}}),
     "claiming host forms, consumers read the list (v0.47)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],),
+        "FORWARD_GLUON_CANDIDATES": {64: (THREE_CONSUMERS_V050,),
                                      128: (configs.FORWARD_GLUON_CANDIDATES[128][6],)}},
         lambda: dynamic_claims(LIST_READ_BY_CONSUMERS=True)),
     # v0.49 (run 57): the host-descriptor forms of d=64 (two consumers, its sixth candidate), d=128 (form 6) and d=256
@@ -977,7 +981,8 @@ FORMS = {
     # unmasked step's code (mask_by_branch: a run-time branch around the mask; one copy of the step per consumer).
     # Run 58: the same with the step's mask computed in every block, without a branch (mask_every_block).
     **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
-        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index], **option),)
+        "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index], **option,
+                                                             published_coordinates=False),)
                                      for d, index in indices}})
        for name, indices in (("host forms", ((64, 5), (128, 6), (256, 4))), ("three consumers (d=64)", ((64, 6),)))
        for suffix, option in (("", {}), (", masks by branch", {"mask_by_branch": True}),
@@ -989,7 +994,7 @@ FORMS = {
     # the overlapped consumer waits for before its output, is fetched during the last block's softmax.
     **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index],
-                                                             **changes, **option),)
+                                                             **changes, **option, published_coordinates=False),)
                                      for d, index, changes in forms}})
        for name, forms in (("d=128 form 6", ((128, 6, {}),)), ("d=128 ninth (mask by branch)", ((128, 8, {}),)),
                            ("d=64 host form, Q in shared memory, claimed",
@@ -1006,7 +1011,8 @@ FORMS = {
        for name, d, index in (("d=128 form 6", 128, 6), ("d=128 form 7 (Q in registers)", 128, 7),
                               ("d=128 ninth (mask by branch)", 128, 8), ("d=64 sixth (two consumers)", 64, 5),
                               ("d=64 three consumers", 64, 6))
-       for suffix, option in (("", {}), (", published coordinates", {"published_coordinates": True}))},
+       for suffix, option in (("", {"published_coordinates": False}),
+                              (", published coordinates", {"published_coordinates": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
