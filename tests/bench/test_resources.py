@@ -327,9 +327,11 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # check paths (d=64's two-consumer host form without Q in registers and its three-consumer form, d=128's form 6 and
     # ninth candidate, each with overlap_tiles), causal and non-causal: 8 more. v0.51: the forms of the two
     # published-coordinate check paths (d=64's two-consumer host form and three-consumer form, d=128's form 6 and ninth
-    # candidate, each with published_coordinates), causal and non-causal: 8 more.
+    # candidate, each with published_coordinates; the last two the candidates since v0.51 call 1, so that d=64's
+    # three-consumer path form with masks by branch has it too, and the survey adds each such candidate's twin without
+    # it), causal and non-causal: 10 more.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 103
+    assert len(rows) == 105
     for row in rows:
         assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
         assert row["stack"] <= 64, row
@@ -651,14 +653,16 @@ def test_overlapped_tiles_keep_the_registers_products_and_exponentials_of_their_
 
 
 def test_published_coordinates_take_the_tile_decode_out_of_each_consumer(gluon_forward):
-    # v0.51: each form of the published-coordinate check paths (published_coordinates: the loader publishes a claimed
-    # tile's (block, head, batch) packed in an int64) against the same form without it: the same registers, warpgroup
-    # MMAs (none serialised: as many groups) and exponentials; its id slots twice as wide (at most 16 bytes more shared
-    # memory); where the compile claims its tiles (every one but d=64's two-consumer causal compile, which runs a
-    # static list and so is its twin's kernel), two integer divisions fewer in every consumer: two reciprocals each.
+    # v0.51: each form with published_coordinates (the loader publishes a claimed tile's (block, head, batch) packed in
+    # an int64: the two check paths' forms, two of them candidates since call 1, and d=64's three-consumer form with
+    # masks by branch) against the same form without it (the survey adds it where no path has it): the same
+    # registers, warpgroup MMAs (none serialised: as many groups) and exponentials; its id slots twice as wide (at most
+    # 16 bytes more shared memory); where the compile claims its tiles (every one but d=64's two-consumer causal
+    # compile, which runs a static list and so is its twin's kernel), two integer divisions fewer in every consumer:
+    # two reciprocals each.
     rows = {row["label"]: row for row in gluon_forward}
     published = {label: row for label, row in rows.items() if " coords" in label}
-    assert len(published) == 8, sorted(published)
+    assert len(published) == 10, sorted(published)
     for label, row in published.items():
         twin = rows[label.replace(" coords", "")]
         for field in ("registers", "HGMMA", "HGMMA_groups", "MUFU.EX2"):
