@@ -275,18 +275,16 @@ def surveyed():
                          dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
                               SPLIT_TAIL=True), config))
             continue
-        # v0.51: a claimed list's tiles published as packed coordinates (``published_coordinates``), as in a launch.
-        published = {"PUBLISHED_COORDINATES": True} if config.published_coordinates else {}
+        # Each form's tile-list constexprs as its launches take them (causal: the balanced list, claimed with
+        # dynamic_schedule; v0.51 with published_coordinates the claimed tiles' packed coordinates).
         rows.append((f"forward {describe_choice(config, 'forward')} d={d}", kernel,
                      dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=True,
-                          **({"LISTED": True} if config.balanced_schedule else {}),
-                          **({"DYNAMIC": True} if config.dynamic_schedule else {}),
-                          **(published if config.dynamic_schedule else {})), config))
+                          **launchers.schedule_constexprs(config, True)), config))
         if config.noncausal_claims:
             # v0.39: non-causal calls of these forms claim their tiles (the dynamic list's kernel form, non-causal).
             rows.append((f"forward {describe_choice(config, 'forward')} non-causal d={d}", kernel,
-                         dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False, LISTED=True,
-                              DYNAMIC=True, **published), config))
+                         dict(launchers.gluon_forward_constants(config, d), IS_CAUSAL=False,
+                              **launchers.schedule_constexprs(config, False)), config))
     for d, config in ((64, TileConfig(64, 128, 4, 2, "ws")), (128, TileConfig(64, 128, 4, 2, "ws")),
                       (128, TileConfig(64, 128, 4, 2, "ws", persistent=True))):
         kernel = backward_ws_kernels.attention_backward_dkdv_ws_persistent_kernel if config.persistent else \

@@ -825,8 +825,8 @@ def _tile_coordinates(unit, half, num_blocks, num_heads, IS_CAUSAL: gl.constexpr
 @gluon.jit
 def _publish_entry(ids, slot, index):
     """The loader's claimed tile id (``claimed_tile``; with the probe option LIST_READ_BY_CONSUMERS its entry in the
-    list; with PUBLISHED_COORDINATES its ``_packed_coordinates``, in an int64 slot), or -1: no more, into the shared slot the consumers read once the tile's Q barrier completes (its arrival,
-    after this store, releases it to them)."""
+    list; with PUBLISHED_COORDINATES its ``_packed_coordinates``, in an int64 slot), or -1: no more, into the shared
+    slot the consumers read once the tile's Q barrier completes (its arrival, after this store, releases it to them)."""
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [1], [0])
     ids.index(slot).store(gl.full([1], index, ids.dtype, layout=layout))
 
