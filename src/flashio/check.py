@@ -301,6 +301,14 @@ OVERLAP_TILES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and mas
 PUBLISHED_COORDINATES_PATH = "forward: Gluon, persistent, host-descriptor forms, published coordinates"
 PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, published " \
     "coordinates"
+FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks"
+# v0.52: the grid's d=64 shape at 1k, both masks (four 256-row tiles per head, every program taking several), a length
+# whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves three of its
+# consumers without rows (800 = 3 x 256 + 32).
+_GRID_D64_CASES = [CorrectnessCase("d64 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64),
+                   CorrectnessCase("d64 causal 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64, causal=True),
+                   CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
+                   CorrectnessCase("d64 800x1200 fp16", 2, 4, 4, 800, 1200, 64, dtype=torch.float16)]
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -323,6 +331,7 @@ PATH_EXTRA_CASES = {
     OVERLAP_TILES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     PUBLISHED_COORDINATES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    FOUR_CONSUMERS_PATH: _GRID_D64_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -465,6 +474,12 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], published_coordinates=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][8], published_coordinates=True),
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        # v0.52: d=64's three-consumer form with four consumer warpgroups of 64 rows (a 256-row tile, which divides the
+        # grid's lengths) and 64-key blocks (a fourth consumer's registers hold no 64 x 128 score block: 112 per
+        # thread); d=128 and d=256 their host-descriptor forms.
+        FOUR_CONSUMERS_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], block_m=256, block_n=64),
+            configs.FORWARD_GLUON_CANDIDATES[128][6], configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

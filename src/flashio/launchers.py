@@ -57,6 +57,11 @@ FUSED_WORKER_REGISTERS = 24
 # (block_m = 192, FlashAttention-3's d=64 tile) 3 x 128 x 160 + 32 x 24.
 GLUON_FORWARD_CONSUMER_REGISTERS = 240
 GLUON_FORWARD_THREE_CONSUMER_REGISTERS = 160
+# With four (block_m = 256 at d=64, 64-key blocks, v0.52): 17 warps launch as five warpgroups of 96 registers per
+# thread (65,536 / 640 rounded down to a multiple of 8), 480 per thread in all, so the first consumer (the default
+# partition) keeps 480 - 3 x 112 - 24 = 120 and the other three get 112; at 120 each the first kept 96 and spilled
+# (ptxas serialised its warpgroup MMAs, C7512; CPU compiles for sm_90a).
+GLUON_FORWARD_FOUR_CONSUMER_REGISTERS = 112
 
 
 def gluon_forward_consumer_registers(program_registers: int) -> int:
@@ -119,16 +124,17 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                               and not config.overlap_tiles):
         raise ValueError(f"published_coordinates is an option of the persistent Gluon forward claiming its tiles "
                          f"(dynamic_schedule or noncausal_claims), without overlap_tiles; got {config}")
-    consumers = 3 if config.block_m == 192 else 2
+    consumers = {192: 3, 256: 4}.get(config.block_m, 2)
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
                          f"64-row consumers; got {config}")
-    if consumers == 3 and (not config.persistent or config.pingpong):
-        raise ValueError(f"three consumer warpgroups (block_m=192) are a form of the persistent Gluon forward "
+    if consumers > 2 and (not config.persistent or config.pingpong):
+        raise ValueError(f"three or four consumer warpgroups (block_m=192 or 256) are a form of the persistent Gluon forward "
                          f"without ping-pong; got {config}")
-    registers = GLUON_FORWARD_THREE_CONSUMER_REGISTERS if consumers == 3 else GLUON_FORWARD_CONSUMER_REGISTERS
+    registers = {3: GLUON_FORWARD_THREE_CONSUMER_REGISTERS, 4: GLUON_FORWARD_FOUR_CONSUMER_REGISTERS}.get(
+        consumers, GLUON_FORWARD_CONSUMER_REGISTERS)
     if config.max_registers is not None:
-        if consumers == 3 or config.persistent:
+        if consumers > 2 or config.persistent:
             raise ValueError(f"max_registers (two programs per multiprocessor) is an option of the non-persistent "
                              f"two-consumer Gluon forward; got {config}")
         registers = gluon_forward_consumer_registers(config.max_registers)
@@ -137,7 +143,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 PIPELINED=config.pipelined, SPLIT_KV=config.split_kv, PINGPONG=config.pingpong,
                 **({"OUTPUT_FROM_REGISTERS": True} if config.output_from_registers else {}),
                 **({"OUTPUT_BUFFER": True} if config.output_buffer else {}),
-                **({"CONSUMERS": 3} if consumers == 3 else {}),
+                **({"CONSUMERS": consumers} if consumers > 2 else {}),
                 **({"Q_BUFFERS": 2} if config.q_buffers == 2 else {}),
                 **({"EARLY_Q_RELEASE": True} if config.early_q_release else {}),
                 **({"HALF_DIAGONAL": True} if config.half_diagonal else {}),

@@ -1013,6 +1013,16 @@ FORMS = {
                               ("d=64 three consumers", 64, 6))
        for suffix, option in (("", {"published_coordinates": False}),
                               (", published coordinates", {"published_coordinates": True}))},
+    # v0.52 (run 62): d=64's three-consumer candidate (192-row tiles: at N = 1k the last of a head's six has 64 rows)
+    # with 64-key blocks, and with four consumer warpgroups of 64 rows (256-row tiles, which divide every power-of-two
+    # length from 256; 64-key blocks, as the fourth consumer's 112 registers hold no 64 x 128 score block), with three
+    # and four K/V stages.
+    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], **changes),)}})
+       for name, changes in (("d=64 three consumers (v0.51)", {}),
+                             ("d=64 three consumers, 64-key blocks", {"block_n": 64}),
+                             ("d=64 four consumers", {"block_m": 256, "block_n": 64}),
+                             ("d=64 four consumers, four stages", {"block_m": 256, "block_n": 64, "num_stages": 4}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

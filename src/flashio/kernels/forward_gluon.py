@@ -1024,7 +1024,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
                                  it, tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL,
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
-                                 OUTPUT_BUFFER, o_smem, CONSUMERS == 3, CONSUMERS, Q_BUFFERS,
+                                 OUTPUT_BUFFER, o_smem, CONSUMERS >= 3, CONSUMERS, Q_BUFFERS,
                                  EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
                                  piece_slot, partials, MERGED_MASK)
     if CLOCK_TILES > 0:
@@ -1209,7 +1209,7 @@ def _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     HALF_LAST: gl.constexpr = HALF_DIAGONAL and IS_CAUSAL
-    SKIP_ROWS_PAST_END: gl.constexpr = CONSUMERS == 3
+    SKIP_ROWS_PAST_END: gl.constexpr = CONSUMERS >= 3
     LOG2E: gl.constexpr = 1.4426950408889634
     qk_scale = softmax_scale * LOG2E
     causal_shift = seqlen_k - seqlen_q
@@ -1430,7 +1430,7 @@ def attention_forward_gluon_persistent_kernel(
     so the loader writes no descriptor and waits for no earlier load at a tile's start (``_load_tile``; on the H200
     +7-12% at causal 1k, forward probe run 52)."""
     gl.static_assert(Q_BUFFERS == 1 or Q_BUFFERS == 2, "one or two sets of Q buffers")
-    gl.static_assert(CONSUMERS == 2 or CONSUMERS == 3, "two or three consumer warpgroups")
+    gl.static_assert(CONSUMERS >= 2 and CONSUMERS <= 4, "two, three or four consumer warpgroups")
     gl.static_assert(CONSUMERS == 2 or not PINGPONG, "ping-pong turns are taken between two consumers")
     gl.static_assert(HOST_DESCRIPTORS == 0 or HOST_DESCRIPTORS == 1 or HOST_DESCRIPTORS == 3,
                      "host descriptors: none, Q's, or Q's, K's and V's")
@@ -1457,7 +1457,53 @@ def attention_forward_gluon_persistent_kernel(
 
     # The partitions' argument lists are written out in full: Gluon 3.6 passes a tuple built in the kernel
     # to a partition as run-time values, and the constexprs in it would stop being constexprs.
-    if CONSUMERS == 3:
+    if CONSUMERS == 4:
+        gl.warp_specialize([
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    0, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    1, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    2, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
+                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
+                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                    3, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV, turn,
+                                    PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS,
+                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
+                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
+                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
+                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
+                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
+                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
+                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
+                                  LIST_READ_BY_CONSUMERS, PUBLISHED_COORDINATES)),
+        ], [4, 4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, CONSUMER_REGS, LOADER_REGS])
+    elif CONSUMERS == 3:
         gl.warp_specialize([
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
