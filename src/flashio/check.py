@@ -302,13 +302,10 @@ PUBLISHED_COORDINATES_PATH = "forward: Gluon, persistent, host-descriptor forms,
 PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, published " \
     "coordinates"
 FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks"
-# v0.52: the grid's d=64 shape at 1k, both masks (four 256-row tiles per head, every program taking several), a length
-# whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves three of its
-# consumers without rows (800 = 3 x 256 + 32).
-_GRID_D64_CASES = [CorrectnessCase("d64 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64),
-                   CorrectnessCase("d64 causal 1k, the grid's 16x32 heads", 16, 32, 32, 1024, 1024, 64, causal=True),
-                   CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
-                   CorrectnessCase("d64 800x1200 fp16", 2, 4, 4, 800, 1200, 64, dtype=torch.float16)]
+# v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
+# three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
+_FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
+                        CorrectnessCase("d64 800x1200 fp16", 2, 4, 4, 800, 1200, 64, dtype=torch.float16)]
 # v0.46: the forward's host descriptors address a box by (batch, head, row): the grid's d=128 1k shapes and a grouped,
 # unequal-length d=64 one in flash-attn's layout, whose head stride is below its row stride; d=256's as above.
 _FLASH_ATTN_LAYOUT_FORWARD_CASES = [
@@ -331,7 +328,7 @@ PATH_EXTRA_CASES = {
     OVERLAP_TILES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     PUBLISHED_COORDINATES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    FOUR_CONSUMERS_PATH: _GRID_D64_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 

@@ -1023,6 +1023,15 @@ FORMS = {
                              ("d=64 three consumers, 64-key blocks", {"block_n": 64}),
                              ("d=64 four consumers", {"block_m": 256, "block_n": 64}),
                              ("d=64 four consumers, four stages", {"block_m": 256, "block_n": 64, "num_stages": 4}))},
+    # v0.52 (run 63): the four-consumer form with its masked key blocks through the unmasked step's code
+    # (mask_by_branch), and d=64's two-consumer host form (its sixth candidate) with 64-key blocks (no half diagonal
+    # then: its key blocks are a consumer's rows), the same form as v0.51 tuned it beside them.
+    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][index], **changes),)}})
+       for name, index, changes in (
+           ("d=64 four consumers, masks by branch", 6, {"block_m": 256, "block_n": 64, "mask_by_branch": True}),
+           ("d=64 sixth (two consumers) (v0.51)", 5, {}),
+           ("d=64 sixth (two consumers), 64-key blocks", 5, {"block_n": 64, "half_diagonal": False}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
