@@ -18,11 +18,11 @@ from helpers import check_against_reference, random_qkv, record_grids
 
 def test_every_gluon_forward_tile_splits_its_rows_between_64_row_warpgroups():
     # One warpgroup MMA is 64 rows tall: two consumers of 64 rows (block_m 128), or (v0.48, d=64's seventh candidate,
-    # persistent only) three (block_m 192).
+    # persistent only) three (block_m 192), or (v0.52, d=64's eighth and ninth, 64-key blocks) four (block_m 256).
     for bucket, candidates in configs.FORWARD_GLUON_CANDIDATES.items():
         for config in candidates:
             assert config.path == "gluon" and config.num_warps == 4, config
-            assert config.block_m == 128 or (config.block_m == 192 and config.persistent and bucket == 64), config
+            assert config.block_m == 128 or (config.block_m in (192, 256) and config.persistent and bucket == 64), config
             assert launchers.gluon_forward_constants(config, bucket)["ROWS"] == 64, config
             assert bucket in configs.FORWARD_TMA_CANDIDATES, bucket
 
@@ -187,6 +187,30 @@ def test_three_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_
         launchers.gluon_forward_constants(config, 64)
 
 
+@pytest.mark.parametrize("option", [dict(persistent=False), dict(pingpong=True)], ids=["one-tile", "ping-pong"])
+def test_four_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_ping_pong(option):
+    config = replace(configs.TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True), **option)
+    with pytest.raises(ValueError, match="four consumer warpgroups"):
+        launchers.gluon_forward_constants(config, 64)
+
+
+def test_four_consumer_warpgroups_split_256_rows_and_share_the_register_file():
+    # v0.52: 17 warps launch as five warpgroups of 96 registers per thread (65,536 / 640, rounded down to 8); the first
+    # consumer (Triton's default partition) keeps what the loader's warpgroup and the other three leave, 120 or more.
+    constants = launchers.gluon_forward_constants(
+        configs.TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True), 64)
+    assert constants["CONSUMERS"] == 4 and constants["ROWS"] == 64 and constants["BLOCK_N"] == 64
+    launch_registers = 65536 // (5 * 128) // 8 * 8
+    first_consumer = 5 * launch_registers - 3 * constants["CONSUMER_REGS"] - constants["LOADER_REGS"]
+    assert first_consumer >= constants["CONSUMER_REGS"] >= 112
+
+
+def test_four_consumer_warpgroups_refuse_key_blocks_their_registers_do_not_hold():
+    config = configs.TileConfig(256, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    with pytest.raises(ValueError, match="block_n=128"):
+        launchers.gluon_forward_constants(config, 64)
+
+
 def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeypatch):
     # 1000 query rows: 6 blocks of 192 (the last one partial), 3 causal pairs per head.
     monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
@@ -194,6 +218,15 @@ def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeyp
     config = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True)
     assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
         ((132,), (32, 3 * 32 * 2, None), {})
+
+
+def test_a_256_row_persistent_tile_pairs_causal_query_blocks_of_256_rows(monkeypatch):
+    # 1000 query rows: 4 blocks of 256 (the last one partial), 2 causal pairs per head.
+    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
+    problem = launchers.describe(torch.empty(2, 32, 1000, 64), torch.empty(2, 32, 1000, 64), "bhnd", None)
+    config = configs.TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True)
+    assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
+        ((128,), (32, 2 * 32 * 2, None), {})
 
 
 def test_a_dynamic_persistent_forward_reads_one_claim_list_and_two_counters(monkeypatch):

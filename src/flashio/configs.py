@@ -470,6 +470,18 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
                     host_descriptors=3, published_coordinates=True),
+         # v0.52 (probe run 62, bf16, median of 3 rounds): the seventh with four consumer warpgroups (256-row tiles,
+         # which divide the grid's lengths) and 64-key blocks (a 64 x 128 score block does not fit in a fourth
+         # consumer's 112 registers), causal 1k / 2k / 4k / 16k 217 -> 310, 353 -> 423, 454 -> 469, 516 -> 512 (the tuned
+         # v0.51 grid: 314, 395, 460, 538), non-causal 1k / 2k / 16k 454 -> 442, 502 -> 456, 526 -> 479 TFLOP/s: ahead at
+         # causal 2k-4k. An eighth candidate, and its twin with masks by branch (``mask_by_branch``) a ninth, for the
+         # tuner to take where each leads.
+         TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
+                    host_descriptors=3, published_coordinates=True),
+         TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
+                    host_descriptors=3, published_coordinates=True, mask_by_branch=True),
          # v0.49 (probe run 57, bf16, median of 3 rounds): the sixth candidate with its masked key blocks through the
          # unmasked step's code (``mask_by_branch``; 6,824 -> 5,136 instructions causal), causal 1k / 2k / 4k / 16k
          # 299 -> 318, 393 -> 386, 442 -> 440, 486 -> 471, non-causal 1k / 16k 439 -> 433, 489 -> 473 TFLOP/s: faster

@@ -76,8 +76,8 @@ def gluon_forward_consumer_registers(program_registers: int) -> int:
 
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
-    configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192
-    (persistent kernel only, no ping-pong) between three of 64 rows each."""
+    configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192 or 256
+    (persistent kernel only, no ping-pong; 256 with key blocks of at most 64) between three or four of 64 rows each."""
     if config.output_buffer and not config.persistent:
         raise ValueError(f"output_buffer is an option of the persistent Gluon forward; got {config}")
     if config.output_from_registers and config.output_buffer:
@@ -129,8 +129,12 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
                          f"64-row consumers; got {config}")
     if consumers > 2 and (not config.persistent or config.pingpong):
-        raise ValueError(f"three or four consumer warpgroups (block_m=192 or 256) are a form of the persistent Gluon forward "
-                         f"without ping-pong; got {config}")
+        raise ValueError(f"{'three' if consumers == 3 else 'four'} consumer warpgroups (block_m={config.block_m}) are "
+                         f"a form of the persistent Gluon forward without ping-pong; got {config}")
+    if consumers == 4 and config.block_n > 64:
+        raise ValueError(f"four consumer warpgroups (block_m=256) take key blocks of at most 64 (a 64 x 128 score "
+                         f"block does not fit in their {GLUON_FORWARD_FOUR_CONSUMER_REGISTERS} registers per thread); "
+                         f"got block_n={config.block_n}")
     registers = {3: GLUON_FORWARD_THREE_CONSUMER_REGISTERS, 4: GLUON_FORWARD_FOUR_CONSUMER_REGISTERS}.get(
         consumers, GLUON_FORWARD_CONSUMER_REGISTERS)
     if config.max_registers is not None:
