@@ -302,6 +302,7 @@ PUBLISHED_COORDINATES_PATH = "forward: Gluon, persistent, host-descriptor forms,
 PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers and masks by branch, published " \
     "coordinates"
 FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks"
+FOUR_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks, masks by branch"
 # v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
 # three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
 _FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
@@ -329,6 +330,7 @@ PATH_EXTRA_CASES = {
     PUBLISHED_COORDINATES_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    FOUR_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -475,8 +477,13 @@ def forced_paths() -> dict:
         # grid's lengths) and 64-key blocks (a fourth consumer's registers hold no 64 x 128 score block: 112 per
         # thread); d=128 and d=256 their host-descriptor forms.
         FOUR_CONSUMERS_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], block_m=256, block_n=64),
-            configs.FORWARD_GLUON_CANDIDATES[128][6], configs.FORWARD_GLUON_CANDIDATES[256][4]),
+            configs.FORWARD_GLUON_CANDIDATES[64][7], configs.FORWARD_GLUON_CANDIDATES[128][6],
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        # Its twin with the masked key blocks through the unmasked step's code (d=64's ninth candidate, the tuned
+        # choice at causal 1k in v0.52 call 3's grids); d=128 and d=256 their mask-by-branch forms.
+        FOUR_CONSUMERS_BRANCH_PATH: gluon_forward(
+            configs.FORWARD_GLUON_CANDIDATES[64][8], configs.FORWARD_GLUON_CANDIDATES[128][8],
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),
