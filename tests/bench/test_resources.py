@@ -329,11 +329,13 @@ def test_persistent_gluon_forward_fits_one_program_per_multiprocessor_and_barely
     # published-coordinate check paths (d=64's two-consumer host form and three-consumer form, d=128's form 6 and ninth
     # candidate, each with published_coordinates; the last two the candidates since v0.51 call 1, so that d=64's
     # three-consumer path form with masks by branch has it too, and the survey adds each such candidate's twin without
-    # it), causal and non-causal: 10 more.
+    # it), causal and non-causal: 10 more. v0.52: d=64's eighth and ninth candidates (four consumer warpgroups, 256-row
+    # tiles of 64-key blocks; the ninth with masks by branch: 8 B of stack causal) and their twins without published
+    # coordinates, causal and non-causal: 8 more, 17 warps padded to 20.
     rows = [row for row in gluon_forward if "persistent" in row["label"]]
-    assert len(rows) == 105
+    assert len(rows) == 113
     for row in rows:
-        assert_one_12_warp_program_on_warpgroup_mmas(row, 16 if row["block_m"] == 192 else 12)
+        assert_one_12_warp_program_on_warpgroup_mmas(row, {192: 16, 256: 20}.get(row["block_m"], 12))
         assert row["stack"] <= 64, row
 
 
@@ -389,18 +391,18 @@ def test_host_made_descriptors_change_only_the_loader_of_the_persistent_gluon_fo
     # with Q, three with Q, K and V; a staged form keeps its output's), and its loads through them are
     # four-dimensional: with host3 none is two-dimensional.
     # v0.48: d=64's seventh candidate (192-row tiles) has no twin without them in the survey (the persistent forms' test
-    # bounds its two compiles).
+    # bounds its two compiles); v0.52: nor have its eighth's (256-row tiles) twin without published coordinates.
     # v0.49: the forms with mask_by_branch or mask_every_block (all host3) are compared with their twins without them
     # (the next test); v0.50's with overlap_tiles and v0.51's with published_coordinates likewise
     # (test_overlapped_tiles_..., test_published_coordinates_...).
     rows = {row["label"]: row for row in gluon_forward}
     host_forms = {label: row for label, row in rows.items() if " host" in label and " mask-branch" not in label
                   and " mask-all" not in label and " overlap" not in label and " coords" not in label}
-    assert len(host_forms) == 15
+    assert len(host_forms) == 17
     without_twin = [label for label in host_forms if label.replace(f" host{label.split(' host', 1)[1][0]}", "")
                     not in rows]
-    assert len(without_twin) == 2 and all(label.startswith("forward gluon 192x128") for label in without_twin), \
-        without_twin
+    assert len(without_twin) == 4 and all(label.startswith(("forward gluon 192x128", "forward gluon 256x64"))
+                                          for label in without_twin), without_twin
     for label, row in host_forms.items():
         if label in without_twin:
             continue
@@ -621,9 +623,10 @@ def test_merged_masks_leave_one_copy_of_the_step_without_registers_or_shared_mem
     # but for d=64's three-consumer form causal (8 -> 40 B at 128 registers a thread: the mask's branch keeps more
     # values alive). Seven compiles: d=256's form is surveyed causal only.
     # The forms with mask_every_block (the same single step, its mask computed in every block; a check path's d=64,
-    # d=128 and d=256 host-descriptor forms) likewise: 5 compiles.
+    # d=128 and d=256 host-descriptor forms) likewise: 5 compiles. v0.52: d=64's ninth candidate (four consumers) as
+    # surveyed without published coordinates, against the eighth so: 2 more; causal 8 B of stack, none without.
     rows = {row["label"]: row for row in gluon_forward}
-    for option, compiles in ((" mask-branch", 7), (" mask-all", 5)):
+    for option, compiles in ((" mask-branch", 9), (" mask-all", 5)):
         merged_forms = {label: row for label, row in rows.items() if option in label and " overlap" not in label
                         and " coords" not in label}
         assert len(merged_forms) == compiles, sorted(merged_forms)
@@ -659,17 +662,17 @@ def test_published_coordinates_take_the_tile_decode_out_of_each_consumer(gluon_f
     # registers, warpgroup MMAs (none serialised: as many groups) and exponentials; its id slots twice as wide (at most
     # 16 bytes more shared memory); where the compile claims its tiles (every one but d=64's two-consumer causal
     # compile, which runs a static list and so is its twin's kernel), two integer divisions fewer in every consumer:
-    # two reciprocals each.
+    # two reciprocals each. v0.52: d=64's eighth and ninth candidates (four consumers), causal and non-causal: 4 more.
     rows = {row["label"]: row for row in gluon_forward}
     published = {label: row for label, row in rows.items() if " coords" in label}
-    assert len(published) == 10, sorted(published)
+    assert len(published) == 14, sorted(published)
     for label, row in published.items():
         twin = rows[label.replace(" coords", "")]
         for field in ("registers", "HGMMA", "HGMMA_groups", "MUFU.EX2"):
             assert row.get(field, 0) == twin.get(field, 0), (field, row, twin)
         assert 0 <= row["shared_kb"] - twin["shared_kb"] <= 16 / 1024, (row, twin)
         assert row["stack"] <= twin["stack"], (row, twin)
-        consumers = 3 if label.startswith("forward gluon 192x128") else 2
+        consumers = {"192x128": 3, "256x64": 4}.get(label.split()[2], 2)
         static_list = " nc-claims" in label and " dynamic" not in label and "non-causal" not in label
         assert twin["MUFU.RCP"] - row["MUFU.RCP"] == (0 if static_list else 2 * consumers), (row, twin)
 
@@ -681,7 +684,9 @@ def _assert_one_copy_of_the_step(label, row, twin):
     assert (row["registers"], row["shared_kb"]) == (twin["registers"], twin["shared_kb"]), (row, twin)
     if label.startswith("forward gluon 192x128"):
         assert row["stack"] <= 40, row
-    elif "mask-all" in label:  # d=128's causal compile keeps 8 B (none without), d=64's and d=256's none
+    elif "mask-all" in label or label.startswith("forward gluon 256x64"):
+        # mask-all: d=128's causal compile keeps 8 B (none without), d=64's and d=256's none; four consumers (v0.52):
+        # 8 B causal, none without.
         assert row["stack"] <= twin["stack"] + 8, (row, twin)
     else:
         assert row["stack"] <= twin["stack"], (row, twin)
