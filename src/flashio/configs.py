@@ -475,7 +475,9 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          # consumer's 112 registers), causal 1k / 2k / 4k / 16k 217 -> 310, 353 -> 423, 454 -> 469, 516 -> 512 (the tuned
          # v0.51 grid: 314, 395, 460, 538), non-causal 1k / 2k / 16k 454 -> 442, 502 -> 456, 526 -> 479 TFLOP/s: ahead at
          # causal 2k-4k. An eighth candidate, and its twin with masks by branch (``mask_by_branch``) a ninth, for the
-         # tuner to take where each leads.
+         # tuner to take where each leads: v0.52 call 3's grids took the eighth at causal 2k-4k, the ninth at causal 1k
+         # (and at fp16 non-causal 1k, a tie with the sixth), both dtypes; causal 1k / 2k / 4k 314 -> 329, 395 -> 426,
+         # 460 -> 487 TFLOP/s bf16 against v0.51's grid.
          TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
                     host_descriptors=3, published_coordinates=True),
