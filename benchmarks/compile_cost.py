@@ -43,10 +43,11 @@ from flashio.kernels import backward, backward_ws, forward, forward_tma, forward
 
 def _timed(kernel: str, d: int, options, everything: bool, causal: bool) -> list:
     """The options a first call times, as launchers._pick lists them: a causal call's candidates that differ only in
-    non-causal options (TileConfig.causal_form) once, then less configs.HOPPER_UNTIMED's."""
+    non-causal options (TileConfig.causal_form) once, then less configs.HOPPER_UNTIMED's (and a non-causal call's less
+    configs.HOPPER_CAUSAL_ONLY's)."""
     if causal:
         options = configs.distinct_for_causal(options)
-    return configs.timed_candidates(kernel, d, options, hopper_regime=not everything)
+    return configs.timed_candidates(kernel, d, options, hopper_regime=not everything, causal=causal)
 
 
 def first_call_kernels(d: int, causal: bool, everything: bool) -> list[tuple[str, object, dict, object]]:

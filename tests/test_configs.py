@@ -333,22 +333,39 @@ def test_a_choice_remembered_by_an_earlier_process_compiles_and_times_nothing(tu
 def test_hopper_leaves_out_the_candidates_the_h200_grids_never_ranked_within_ten_percent(monkeypatch):
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
     options = list(configs.FORWARD_CANDIDATES[128]) + list(configs.FORWARD_GLUON_CANDIDATES[128])
-    timed = configs.timed_candidates("forward", 128, options, hopper_regime=True)
+    timed = configs.timed_candidates("forward", 128, options, hopper_regime=True, causal=True)
     assert timed == list(configs.FORWARD_GLUON_CANDIDATES[128])  # every pointer tile left out at d=128
 
 
 def test_outside_the_measured_regime_or_with_tune_all_every_candidate_is_timed(monkeypatch):
     options = list(configs.FORWARD_CANDIDATES[128])
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
-    assert configs.timed_candidates("forward", 128, options, hopper_regime=False) == options
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=False, causal=True) == options
     monkeypatch.setenv("FLASHIO_TUNE_ALL", "1")
-    assert configs.timed_candidates("forward", 128, options, hopper_regime=True) == options
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=True, causal=True) == options
 
 
 def test_a_list_the_hopper_rule_would_empty_keeps_its_candidates(monkeypatch):
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
     options = list(configs.FORWARD_CANDIDATES[128])  # all of them untimed on Hopper
-    assert configs.timed_candidates("forward", 128, options, hopper_regime=True) == options
+    assert configs.timed_candidates("forward", 128, options, hopper_regime=True, causal=True) == options
+
+
+def test_on_hopper_a_non_causal_call_leaves_out_the_causal_only_candidates(monkeypatch):
+    # v0.52: d=64's four-consumer forms, taken by the grids at causal points only.
+    monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
+    options = list(configs.FORWARD_GLUON_CANDIDATES[64])
+    causal_only = configs.HOPPER_CAUSAL_ONLY["forward"][64]
+    assert len(causal_only) == 2 and causal_only <= set(options)
+    assert configs.timed_candidates("forward", 64, options, hopper_regime=True, causal=True) == options
+    assert configs.timed_candidates("forward", 64, options, hopper_regime=True, causal=False) == \
+        [option for option in options if option not in causal_only]
+    assert configs.timed_candidates("forward", 64, options, hopper_regime=False, causal=False) == options
+
+
+def test_causal_only_candidates_belong_to_passes_whose_tuner_knows_the_mask():
+    # launchers._pick gets ``causal`` from the forward and the fused backward only.
+    assert set(configs.HOPPER_CAUSAL_ONLY) <= {"forward", "backward_fused"}
 
 
 def test_every_untimed_candidate_is_a_listed_candidate_of_its_pass():

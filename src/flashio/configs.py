@@ -680,6 +680,13 @@ HOPPER_UNTIMED: dict[str, dict[int, frozenset]] = {
     "backward_dkdv": {64: frozenset({TileConfig(64, 128, 8, 2), TileConfig(64, 128, 8, 3), TileConfig(64, 64, 4, 3)})},
     "backward_dq": {64: frozenset({TileConfig(128, 128, 8, 2)})},
 }
+# Candidates a non-causal call does not time in that regime either: d=64's four-consumer forms (v0.52), which v0.52
+# call 3's grids took at no non-causal point but one tie (fp16 1k: 0.3247 against 0.3251 ms for the sixth candidate),
+# 3-9% behind three consumers at 2k-16k (probe run 62), and whose two compiles made a first non-causal call at d=64 4k
+# 15.9 s against v0.48's 11.3 (call 4, ``benchmarks/first_call.py``).
+HOPPER_CAUSAL_ONLY: dict[str, dict[int, frozenset]] = {
+    "forward": {64: frozenset(config for config in FORWARD_GLUON_CANDIDATES[64] if config.block_m == 256)},
+}
 # The shortest length bucket those grids timed (N = 1k): for shorter calls (512 tokens, decoding's few queries)
 # the ranking was not measured, so every candidate is timed there.
 HOPPER_GRID_MIN_LENGTH = 1024
@@ -703,13 +710,16 @@ def tune_all() -> bool:
     return os.environ.get("FLASHIO_TUNE_ALL", "0") not in ("0", "", "false", "False", "no", "off")
 
 
-def timed_candidates(kernel: str, bucket: int, options: Sequence[Option], hopper_regime: bool) -> list:
+def timed_candidates(kernel: str, bucket: int, options: Sequence[Option], hopper_regime: bool, *,
+                     causal: bool) -> list:
     """The options a first call times: all of them, or, in the regime the H200 grids measured
     (``hopper_regime``: the launcher's Gluon eligibility and ``in_hopper_grid``), those HOPPER_UNTIMED does not
-    list (never fewer than one)."""
+    list, nor, for a non-``causal`` call, HOPPER_CAUSAL_ONLY (never fewer than one)."""
     if not hopper_regime or tune_all():
         return list(options)
     untimed = HOPPER_UNTIMED.get(kernel, {}).get(bucket, frozenset())
+    if not causal:
+        untimed = untimed | HOPPER_CAUSAL_ONLY.get(kernel, {}).get(bucket, frozenset())
     return [option for option in options if option not in untimed] or list(options)
 
 

@@ -918,7 +918,7 @@ def _pick(kernel: str, problem: Problem, q: torch.Tensor, interpreter_default: T
     if causal:
         options = configs.distinct_for_causal(options)
     if configs.autotune_enabled():  # without autotuning the list's first entry runs, as documented
-        options = configs.timed_candidates(kernel, bucket, options, hopper_regime)
+        options = configs.timed_candidates(kernel, bucket, options, hopper_regime, causal=causal)
     jobs = launch_plans.gathered()
     if jobs is not None:  # collecting a first backward's compiles: what would be timed, then go on with one
         pending = configs.candidates_to_compile(key, options)

@@ -58,13 +58,17 @@ def _pass(label: str) -> str:
         "backward_dq" if label.startswith("backward dQ") else label.split(",")[0].replace(" ", "_")
 
 
+@pytest.mark.parametrize("causal", [True, False], ids=["causal", "non-causal"])
 @pytest.mark.parametrize("d", [64, 128, 256])
-def test_no_untimed_candidate_is_compiled_and_every_other_one_is(compile_cost, monkeypatch, d):
+def test_no_untimed_candidate_is_compiled_and_every_other_one_is(compile_cost, monkeypatch, d, causal):
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
-    kept = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, True, False)}
-    every = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, True, True)}
+    kept = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, causal, False)}
+    every = {(_pass(label), config) for label, _, _, config in compile_cost.first_call_kernels(d, causal, True)}
     untimed = {(kernel, config) for kernel, buckets in configs.HOPPER_UNTIMED.items()
                for config in buckets.get(d, frozenset())}
+    if not causal:
+        untimed |= {(kernel, config) for kernel, buckets in configs.HOPPER_CAUSAL_ONLY.items()
+                    for config in buckets.get(d, frozenset())}
     assert not kept & untimed
     dropped_strategies = {entry for entry in every - kept if entry[0] in ("backward_dkdv", "backward_dq")}
     assert every - kept == (untimed & every) | dropped_strategies
