@@ -1398,7 +1398,9 @@ def attention_forward_gluon_persistent_kernel(
     ``CONSUMERS`` = 3 (FlashAttention-3's 192-row tile at d=64): a third consumer warpgroup, so that while
     two issue products the third's exponentials run; no ping-pong then (its turns are between two). On the
     H200 (v0.14) correct, level with two consumers at N >= 4k and non-causal 1k, 12-26% slower at causal
-    1k-2k; not tuned. ``Q_BUFFERS`` = 2: two sets of Q buffers, tiles alternating between them, so the
+    1k-2k; not tuned. ``CONSUMERS`` = 4 (v0.52, d=64, 256-row tiles of 64-key blocks: a 64 x 128 score block does not
+    fit in the 112-120 registers four consumers get): faster than three at causal 1k-4k, slower non-causal.
+    ``Q_BUFFERS`` = 2: two sets of Q buffers, tiles alternating between them, so the
     loader fetches a tile's Q (before its first K/V block) while the consumers compute the previous tile;
     ``EARLY_Q_RELEASE``: Q handed back after the last score product instead of after the key loop. On the
     H200 (v0.15) both correct; two Q sets +0-4% at d=64 (tuned there), the early hand-back -6% to +5%
