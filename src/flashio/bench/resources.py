@@ -8,6 +8,7 @@ and shared memory follows how many programs fit on one multiprocessor.
 
     python -m flashio.bench.resources                 # the configurations the v0.5 tuner chose on the H200
     python -m flashio.bench.resources --match "dK pass" --json
+    python -m flashio.bench.resources --match "forward gluon" --processes 2   # compiles in two processes
 
 Run it without TRITON_INTERPRET (under the interpreter, ``@triton.jit`` functions cannot be compiled).
 
@@ -20,14 +21,17 @@ loads and the counts would be pessimistic.
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 import json
+import multiprocessing
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Optional
 
@@ -489,25 +493,43 @@ _ROLE_SPLIT_TILES = (
 )
 
 
-def measure(match: str = "") -> list[dict]:
-    """Compile the surveyed configurations whose label contains ``match``; one dict per configuration
-    (label, tiles, and ``resources``' fields, or ``error`` when it does not compile)."""
-    rows = []
-    for label, kernel, constants, config in surveyed():
-        if match not in label:
-            continue
-        row = dict(label=label, block_m=config.block_m, block_n=config.block_n, num_warps=config.num_warps,
-                   num_stages=config.num_stages, max_registers=config.max_registers, passes=config.passes)
-        try:
-            compiled = compile_for_hopper(kernel, constants, config)
-            # A warp-specialised kernel runs more warps than asked for (its producer and consumers).
-            warps = getattr(compiled.metadata, "num_warps", config.num_warps)
-            row["num_warps"] = warps
-            row.update(resources(compiled, warps))
-        except Exception as exc:  # report a configuration that does not compile, keep going
-            row["error"] = str(exc).splitlines()[0][:120]
-        rows.append(row)
-    return rows
+def _measure_row(label: str, kernel, constants: dict, config: TileConfig) -> dict:
+    """One surveyed configuration compiled: label, tiles, and ``resources``' fields, or ``error``."""
+    row = dict(label=label, block_m=config.block_m, block_n=config.block_n, num_warps=config.num_warps,
+               num_stages=config.num_stages, max_registers=config.max_registers, passes=config.passes)
+    try:
+        compiled = compile_for_hopper(kernel, constants, config)
+        # A warp-specialised kernel runs more warps than asked for (its producer and consumers).
+        warps = getattr(compiled.metadata, "num_warps", config.num_warps)
+        row["num_warps"] = warps
+        row.update(resources(compiled, warps))
+    except Exception as exc:  # report a configuration that does not compile, keep going
+        row["error"] = str(exc).splitlines()[0][:120]
+    return row
+
+
+@functools.lru_cache(maxsize=1)
+def _survey_in_this_process() -> tuple:
+    return tuple(surveyed())
+
+
+def _measure_index(index: int) -> dict:
+    """A worker process's row: the survey's ``index``-th configuration, found again in this process's own list (the
+    kernels themselves do not cross the process boundary; ``surveyed`` builds the same list in every process)."""
+    return _measure_row(*_survey_in_this_process()[index])
+
+
+def measure(match: str = "", processes: int = 1) -> list[dict]:
+    """Compile the surveyed configurations whose label contains ``match``; one dict per configuration, in the
+    survey's order (``_measure_row``). With ``processes`` > 1 they compile in that many spawned worker processes
+    (v0.52: the Gluon forward's ~150 rows were the test suite's longest serial step, ~17 minutes on the 2-core
+    sandbox beside the suite's other worker)."""
+    selected = [index for index, (label, *_) in enumerate(_survey_in_this_process()) if match in label]
+    if processes <= 1 or len(selected) <= 1:
+        return [_measure_index(index) for index in selected]
+    with ProcessPoolExecutor(max_workers=min(processes, len(selected)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        return list(pool.map(_measure_index, selected))
 
 
 def markdown_table(rows: list[dict]) -> str:
@@ -530,10 +552,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m flashio.bench.resources", description=__doc__.split("\n")[0])
     parser.add_argument("--match", default="", help="only configurations whose label contains this text")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="compile in N spawned worker processes (default 1: in this one)")
     args = parser.parse_args(argv)
     if os.environ.get("TRITON_INTERPRET", "0") == "1":
         parser.exit(2, "flashio.bench.resources: unset TRITON_INTERPRET (interpreted kernels cannot be compiled)\n")
-    rows = measure(args.match)
+    if args.processes < 1:
+        parser.error(f"--processes takes a count of at least 1, got {args.processes}")
+    rows = measure(args.match, args.processes)
     print(json.dumps(rows, indent=1) if args.json else markdown_table(rows))
     return 0
 
