@@ -181,16 +181,11 @@ def test_a_192_row_tile_runs_three_64_row_consumer_warpgroups_with_fewer_registe
 
 
 @pytest.mark.parametrize("option", [dict(persistent=False), dict(pingpong=True)], ids=["one-tile", "ping-pong"])
-def test_three_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_ping_pong(option):
-    config = replace(configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True), **option)
-    with pytest.raises(ValueError, match="three consumer warpgroups"):
-        launchers.gluon_forward_constants(config, 64)
-
-
-@pytest.mark.parametrize("option", [dict(persistent=False), dict(pingpong=True)], ids=["one-tile", "ping-pong"])
-def test_four_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_ping_pong(option):
-    config = replace(configs.TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True), **option)
-    with pytest.raises(ValueError, match="four consumer warpgroups"):
+@pytest.mark.parametrize("block_m, block_n, consumers", [(192, 128, "three"), (256, 64, "four")])
+def test_three_or_four_consumer_warpgroups_are_a_form_of_the_persistent_forward_without_ping_pong(
+        option, block_m, block_n, consumers):
+    config = replace(configs.TileConfig(block_m, block_n, 4, 3, "gluon", pipelined=True, persistent=True), **option)
+    with pytest.raises(ValueError, match=f"{consumers} consumer warpgroups"):
         launchers.gluon_forward_constants(config, 64)
 
 
@@ -211,22 +206,16 @@ def test_four_consumer_warpgroups_refuse_key_blocks_their_registers_do_not_hold(
         launchers.gluon_forward_constants(config, 64)
 
 
-def test_a_192_row_persistent_tile_pairs_causal_query_blocks_of_192_rows(monkeypatch):
-    # 1000 query rows: 6 blocks of 192 (the last one partial), 3 causal pairs per head.
+@pytest.mark.parametrize("block_m, block_n, pairs, programs", [(192, 128, 3, 132), (256, 64, 2, 128)],
+                         ids=["three consumers", "four consumers"])
+def test_a_wide_persistent_tile_pairs_causal_query_blocks_of_its_rows(monkeypatch, block_m, block_n, pairs, programs):
+    # 1000 query rows: 6 blocks of 192 (3 causal pairs per head) or 4 of 256 (2 pairs; v0.52), the last one partial;
+    # 2 x 32 heads, so 3 x 64 or 2 x 64 units, at most one program per multiprocessor.
     monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
     problem = launchers.describe(torch.empty(2, 32, 1000, 64), torch.empty(2, 32, 1000, 64), "bhnd", None)
-    config = configs.TileConfig(192, 128, 4, 3, "gluon", pipelined=True, persistent=True)
+    config = configs.TileConfig(block_m, block_n, 4, 3, "gluon", pipelined=True, persistent=True)
     assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
-        ((132,), (32, 3 * 32 * 2, None), {})
-
-
-def test_a_256_row_persistent_tile_pairs_causal_query_blocks_of_256_rows(monkeypatch):
-    # 1000 query rows: 4 blocks of 256 (the last one partial), 2 causal pairs per head.
-    monkeypatch.setattr(launchers, "multiprocessor_count", lambda device: 132)
-    problem = launchers.describe(torch.empty(2, 32, 1000, 64), torch.empty(2, 32, 1000, 64), "bhnd", None)
-    config = configs.TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True)
-    assert launchers.gluon_forward_launch(config, problem, True, torch.device("cuda"))[1:] == \
-        ((128,), (32, 2 * 32 * 2, None), {})
+        ((programs,), (32, pairs * 32 * 2, None), {})
 
 
 def test_a_dynamic_persistent_forward_reads_one_claim_list_and_two_counters(monkeypatch):
