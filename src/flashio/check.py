@@ -473,9 +473,9 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], published_coordinates=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][8], published_coordinates=True),
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
-        # v0.52: d=64's three-consumer form with four consumer warpgroups of 64 rows (a 256-row tile, which divides the
-        # grid's lengths) and 64-key blocks (a fourth consumer's registers hold no 64 x 128 score block: 112 per
-        # thread); d=128 and d=256 their host-descriptor forms.
+        # v0.52: d=64's eighth candidate, four consumer warpgroups of 64 rows (a 256-row tile, which divides the grid's
+        # lengths) with 64-key blocks (a fourth consumer's registers hold no 64 x 128 score block: 112 per thread);
+        # d=128 and d=256 their host-descriptor forms.
         FOUR_CONSUMERS_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][7], configs.FORWARD_GLUON_CANDIDATES[128][6],
             configs.FORWARD_GLUON_CANDIDATES[256][4]),

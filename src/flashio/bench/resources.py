@@ -509,14 +509,15 @@ def _measure_row(label: str, kernel, constants: dict, config: TileConfig) -> dic
 
 
 @functools.lru_cache(maxsize=1)
-def _survey_in_this_process() -> tuple:
+def _worker_survey() -> tuple:
+    """A worker process's own survey, built once per worker (``_measure_index``)."""
     return tuple(surveyed())
 
 
 def _measure_index(index: int) -> dict:
-    """A worker process's row: the survey's ``index``-th configuration, found again in this process's own list (the
+    """A worker process's row: the survey's ``index``-th configuration, found again in the worker's own list (the
     kernels themselves do not cross the process boundary; ``surveyed`` builds the same list in every process)."""
-    return _measure_row(*_survey_in_this_process()[index])
+    return _measure_row(*_worker_survey()[index])
 
 
 def measure(match: str = "", processes: int = 1) -> list[dict]:
@@ -524,9 +525,10 @@ def measure(match: str = "", processes: int = 1) -> list[dict]:
     survey's order (``_measure_row``). With ``processes`` > 1 they compile in that many spawned worker processes
     (v0.52: the Gluon forward's ~150 rows were the test suite's longest serial step, ~17 minutes on the 2-core
     sandbox beside the suite's other worker)."""
-    selected = [index for index, (label, *_) in enumerate(_survey_in_this_process()) if match in label]
+    survey = surveyed()
+    selected = [index for index, (label, *_) in enumerate(survey) if match in label]
     if processes <= 1 or len(selected) <= 1:
-        return [_measure_index(index) for index in selected]
+        return [_measure_row(*survey[index]) for index in selected]
     with ProcessPoolExecutor(max_workers=min(processes, len(selected)),
                              mp_context=multiprocessing.get_context("spawn")) as pool:
         return list(pool.map(_measure_index, selected))
