@@ -6,7 +6,7 @@ export PYTHONPATH=src TRITON_CACHE_DIR=$(mktemp -d) PYTHONUNBUFFERED=1
 FLASHIO_TUNING_CACHE=$(mktemp -d) timeout 240 python3 -m flashio.check --skip-timing --case-head-dims 64 128 \
     --paths "forward: Gluon, persistent, consumer warpgroups grouped in one partition" \
             "forward: Gluon, persistent, consumer warpgroups grouped in one partition, masks by branch" \
-    --skip-default-cases --case-timeout 60 > $OUT/check.txt 2>    --case-timeout 60 > $OUT/check.txt 2>&11
+    --skip-default-cases --case-timeout 60 > $OUT/check.txt 2>&1
 echo "check rc $? PASS $(grep -c PASS $OUT/check.txt) FAIL $(grep -c FAIL $OUT/check.txt) at ${SECONDS}s"
 grep -E "FAIL|Traceback|Error:|TIMEOUT|timed out" $OUT/check.txt | head -8
 P="benchmarks/experiments/forward_short/probe.py"
