@@ -206,46 +206,6 @@ def test_four_consumer_warpgroups_refuse_key_blocks_their_registers_do_not_hold(
         launchers.gluon_forward_constants(config, 64)
 
 
-_GROUPED = configs.TileConfig(256, 64, 16, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                              grouped_consumers=True)
-
-
-@pytest.mark.parametrize("block_m, block_n, warps", [(256, 64, 16), (128, 128, 8)], ids=["four", "two"])
-def test_grouped_consumer_warpgroups_are_one_partition_of_four_warps_each(block_m, block_n, warps):
-    # v0.53: the kernel's num_warps is the consumer partition's (Triton's default partition), 4 per 64-row warpgroup.
-    constants = launchers.gluon_forward_constants(replace(_GROUPED, block_m=block_m, block_n=block_n,
-                                                          num_warps=warps), 64)
-    assert constants["GROUPED"] is True and constants["ROWS"] == 64
-    assert constants.get("CONSUMERS", 2) * 4 == warps
-    assert "GROUPED" not in launchers.gluon_forward_constants(replace(_GROUPED, grouped_consumers=False,
-                                                                      num_warps=4), 64)
-
-
-@pytest.mark.parametrize("option", [dict(num_warps=4), dict(block_m=256, num_warps=8), dict(block_m=128, num_warps=16)],
-                         ids=["four warps", "eight warps for four", "sixteen warps for two"])
-def test_grouped_consumer_warpgroups_take_four_warps_each(option):
-    with pytest.raises(ValueError, match="num_warps"):
-        launchers.gluon_forward_constants(replace(_GROUPED, **option), 64)
-
-
-@pytest.mark.parametrize("option", [dict(block_m=192, num_warps=12), dict(persistent=False), dict(pingpong=True),
-                                    dict(q_in_registers=True), dict(output_from_registers=False),
-                                    dict(early_q_release=True), dict(overlap_tiles=True, dynamic_schedule=True,
-                                                                     balanced_schedule=True)],
-                         ids=["three warpgroups", "one-tile", "ping-pong", "Q in registers", "output staged",
-                              "early Q release", "overlapped tiles"])
-def test_grouped_consumer_warpgroups_refuse_the_forms_one_partition_cannot_run(option):
-    # Three warpgroups would be 12 warps, which Triton's layouts do not take (a power of two); the others need a
-    # consumer per partition (turns, Q hand-backs, the overlapped tile's store) or do not apply to one.
-    with pytest.raises(ValueError, match="grouped_consumers"):
-        launchers.gluon_forward_constants(replace(_GROUPED, **option), 64)
-
-
-def test_an_ungrouped_gluon_forward_runs_four_warp_partitions():
-    with pytest.raises(ValueError, match="num_warps=4"):
-        launchers.gluon_forward_constants(replace(_GROUPED, grouped_consumers=False), 64)
-
-
 @pytest.mark.parametrize("block_m, block_n, pairs, programs", [(192, 128, 3, 132), (256, 64, 2, 128)],
                          ids=["three consumers", "four consumers"])
 def test_a_wide_persistent_tile_pairs_causal_query_blocks_of_its_rows(monkeypatch, block_m, block_n, pairs, programs):

@@ -303,8 +303,6 @@ PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers
     "coordinates"
 FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks"
 FOUR_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks, masks by branch"
-GROUPED_CONSUMERS_PATH = "forward: Gluon, persistent, consumer warpgroups grouped in one partition"
-GROUPED_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, consumer warpgroups grouped in one partition, masks by branch"
 # v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
 # three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
 _FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
@@ -333,8 +331,6 @@ PATH_EXTRA_CASES = {
     PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     FOUR_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    GROUPED_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    GROUPED_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -487,19 +483,6 @@ def forced_paths() -> dict:
         # choice at causal 1k in v0.52 call 3's grids); d=128 and d=256 their mask-by-branch forms.
         FOUR_CONSUMERS_BRANCH_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][8], configs.FORWARD_GLUON_CANDIDATES[128][8],
-            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
-        # v0.53: the consumer warpgroups as one partition (``grouped_consumers``): d=64's four-consumer candidates as
-        # one 16-warp partition, d=128's form 6 and ninth candidate as one 8-warp partition (no half diagonal); d=256
-        # has no grouped form (its 64-key blocks take two 4-warp consumers of 64 rows already), so its host forms.
-        GROUPED_CONSUMERS_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][7], grouped_consumers=True, num_warps=16),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], half_diagonal=False, published_coordinates=True,
-                    grouped_consumers=True, num_warps=8),
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
-        GROUPED_CONSUMERS_BRANCH_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][8], grouped_consumers=True, num_warps=16),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], half_diagonal=False, grouped_consumers=True,
-                    num_warps=8),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(

@@ -136,11 +136,6 @@ class TileConfig:
     tile's (query block, head, batch) packed in one int64 instead of its id, so that the consumers skip the id's
     decode (two integer divisions by run-time counts) between tiles; the launcher leaves it off for shapes whose
     block or head count reaches 2^20 or whose batch reaches 2^23 (``launchers.gluon_forward_launch``).
-    ``grouped_consumers`` (persistent pipelined Gluon forward, two or four consumer warpgroups storing the output from
-    registers; v0.53): the consumer warpgroups are one partition of ``num_warps`` = 4 x their count warps (Triton's
-    layouts take a power of two, so not three), each warpgroup running the same code for its 64 rows, instead of a
-    partition each with a copy of its own: one copy of the consumers' code to fetch, the warpgroups in step at every
-    barrier; a causal tile's warpgroups all run its diagonal blocks (one loop bound), so there is no half diagonal.
     """
 
     block_m: int
@@ -184,7 +179,6 @@ class TileConfig:
     mask_every_block: bool = False
     overlap_tiles: bool = False
     published_coordinates: bool = False
-    grouped_consumers: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

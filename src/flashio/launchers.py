@@ -125,21 +125,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
         raise ValueError(f"published_coordinates is an option of the persistent Gluon forward claiming its tiles "
                          f"(dynamic_schedule or noncausal_claims), without overlap_tiles; got {config}")
     consumers = {192: 3, 256: 4}.get(config.block_m, 2)
-    if config.grouped_consumers:
-        if not (config.persistent and config.pipelined and config.output_from_registers and consumers in (2, 4)
-                and config.block_m // consumers == 64 and not (config.pingpong or config.q_in_registers
-                                                               or config.early_q_release or config.half_diagonal
-                                                               or config.overlap_tiles or config.split_tail)):
-            raise ValueError(f"grouped_consumers is an option of the persistent pipelined Gluon forward with two or four "
-                             f"64-row consumer warpgroups (block_m 128 or 256) storing the output from registers, "
-                             f"without ping-pong, Q in registers, early Q release, half diagonal, overlapped tiles or a "
-                             f"split tail; got {config}")
-        if config.num_warps != 4 * consumers:
-            raise ValueError(f"grouped_consumers runs its {consumers} consumer warpgroups as one partition of "
-                             f"num_warps = {4 * consumers} warps; got num_warps={config.num_warps}")
-    elif config.path == "gluon" and config.num_warps != 4:
-        raise ValueError(f"the Gluon forward's partitions are 4-warp warpgroups (num_warps=4) unless grouped_consumers; "
-                         f"got num_warps={config.num_warps}")
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
                          f"64-row consumers; got {config}")
@@ -170,7 +155,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
                 **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
                 **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
-                **({"GROUPED": True} if config.grouped_consumers else {}),
                 **({"MERGED_MASK": 2} if config.mask_every_block else {}),
                 **({"OVERLAP_TILES": True} if config.overlap_tiles else {}))
 

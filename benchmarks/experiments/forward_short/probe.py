@@ -1032,23 +1032,6 @@ FORMS = {
            ("d=64 four consumers, masks by branch", 6, {"block_m": 256, "block_n": 64, "mask_by_branch": True}),
            ("d=64 sixth (two consumers) (v0.51)", 5, {}),
            ("d=64 sixth (two consumers), 64-key blocks", 5, {"block_n": 64, "half_diagonal": False}))},
-    # v0.53 (run 64): the consumer warpgroups as one partition (grouped_consumers: one copy of their code to fetch,
-    # the warpgroups in step at every barrier, no half diagonal): d=64's four-consumer candidates (seventh, and eighth
-    # with masks by branch) grouped as one 16-warp partition, its three-consumer candidate as a grouped 128-row tile
-    # (two warpgroups, 8 warps), and d=128's form 6 and ninth candidate (mask by branch) grouped (8 warps) beside them.
-    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        d: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[d][index], **changes),)}})
-       for name, d, index, changes in (
-           ("d=64 four consumers (v0.52)", 64, 7, {}),
-           ("d=64 four consumers, grouped", 64, 7, {"grouped_consumers": True, "num_warps": 16}),
-           ("d=64 four consumers, masks by branch, grouped", 64, 8, {"grouped_consumers": True, "num_warps": 16}),
-           ("d=64 three consumers (v0.52)", 64, 6, {}),
-           ("d=64 two consumers, grouped", 64, 6, {"block_m": 128, "grouped_consumers": True, "num_warps": 8}),
-           ("d=128 form 6 (v0.52)", 128, 6, {}),
-           ("d=128 ninth (v0.52)", 128, 8, {}),
-           ("d=128 form 6, grouped", 128, 6, {"half_diagonal": False, "published_coordinates": True,
-                                              "grouped_consumers": True, "num_warps": 8}),
-           ("d=128 ninth, grouped", 128, 8, {"half_diagonal": False, "grouped_consumers": True, "num_warps": 8}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -123,8 +123,7 @@ def describe_choice(choice, kernel: str = "") -> str:
     its masked key blocks through the unmasked step's code, ``mask_by_branch``; ' mask-all' with that step's mask
     computed in every block, ``mask_every_block``; ' overlap' with each tile's output stored while the next tile's
     first score product runs, ``overlap_tiles``; ' coords' with each claimed tile's coordinates published packed,
-    ``published_coordinates``; ' grouped' with its consumer warpgroups as one partition, ``grouped_consumers``), else
-    the value."""
+    ``published_coordinates``), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -146,8 +145,7 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" kv2" if choice.kv_slots == 2 else "") + (" queries-first" if choice.queries_first else "") + \
         (f" host{choice.host_descriptors}" if choice.host_descriptors else "") + \
         (" mask-branch" if choice.mask_by_branch else "") + (" mask-all" if choice.mask_every_block else "") + \
-        (" overlap" if choice.overlap_tiles else "") + (" coords" if choice.published_coordinates else "") + \
-        (" grouped" if choice.grouped_consumers else "")
+        (" overlap" if choice.overlap_tiles else "") + (" coords" if choice.published_coordinates else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

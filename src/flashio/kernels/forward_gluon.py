@@ -590,7 +590,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
                    HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
                    WIDE_STORES: gl.constexpr = False, KEY_RANGES: gl.constexpr = False, key_start=0,
-                   piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0, Q_PIECES: gl.constexpr = 1):
+                   piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -616,21 +616,12 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     MERGED_MASK (pipelined loop): ``_key_loop_pipelined``'s. Returns (ring position, turns taken) after the tile."""
     gl.static_assert(PIPELINED or not EARLY_Q_RELEASE, "Q is handed back early by the pipelined loop")
     LOG2E: gl.constexpr = 1.4426950408889634
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[ROWS // 16, 1],
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[ROWS // 16, 1],
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    q_index = tile_iter % Q_BUFFERS * CONSUMERS * Q_PIECES + HALF
-    if Q_PIECES > 1:
-        # The loader's Q_PIECES row blocks of this tile lie one after another: one buffer of ROWS rows (a
-        # 128-byte swizzle repeats every 8 rows, so the pieces' layout is the whole's).
-        gl.static_assert(CONSUMERS == 1 and not Q_IN_REGISTERS and not EARLY_Q_RELEASE and OUTPUT_FROM_REGISTERS,
-                         "a grouped consumer: one partition, Q from shared memory, the output from registers")
-        whole_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([ROWS, HEAD_DIM], q_smem.dtype)
-        q_buf = q_smem._reinterpret(q_smem.dtype, [Q_BUFFERS, ROWS, HEAD_DIM], whole_layout).index(
-            tile_iter % Q_BUFFERS)
-    else:
-        q_buf = q_smem.index(q_index)
+    q_index = tile_iter % Q_BUFFERS * CONSUMERS + HALF
+    q_buf = q_smem.index(q_index)
     first = start_m + HALF * ROWS
     rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, s_layout))
     causal_shift = seqlen_k - seqlen_q
@@ -663,8 +654,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
-    for q_piece in gl.static_range(Q_PIECES):
-        mbarrier.wait(q_ready.index(q_index + q_piece), (tile_iter // Q_BUFFERS) & 1)
+    mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
     q_operand = q_buf
     if Q_IN_REGISTERS:
         gl.static_assert(PERSISTENT and PIPELINED and (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER)
@@ -705,10 +695,6 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                 _hand_back(q_empty.index(q_index))
         elif Q_IN_REGISTERS:
             pass  # handed back when loaded
-        elif Q_PIECES > 1:
-            gl.thread_barrier()  # every warp's score products have read Q: the next tile's pieces may land
-            for q_piece in gl.static_range(Q_PIECES):
-                mbarrier.arrive(q_empty.index(q_index + q_piece))
         else:
             _hand_back(q_empty.index(q_index))  # every warp's score products have read Q: the next tile's may land
     else:
@@ -864,7 +850,7 @@ def _unpacked_coordinates(packed):
 
 @gluon.jit
 def _read_entry(ids, slot, q_ready, q_index, phase, boundary_clock=None, tile=0, partition=0,
-                CONSUMERS: gl.constexpr = 2, BOUNDARY_TILES: gl.constexpr = 0, WARPS: gl.constexpr = 4):
+                CONSUMERS: gl.constexpr = 2, BOUNDARY_TILES: gl.constexpr = 0):
     """A consumer's next entry (DYNAMIC): its Q barrier's phase waited for, then the id the loader published
     before arriving on it (-1: the program has no more tiles). BOUNDARY_TILES > 0 (probes, v0.48): the times after
     the wait and after the read as marks 0 and 1 of slot ``tile`` + 1 (tile ``tile`` is the one this entry
@@ -872,7 +858,7 @@ def _read_entry(ids, slot, q_ready, q_index, phase, boundary_clock=None, tile=0,
     mbarrier.wait(q_ready.index(q_index), phase)
     if BOUNDARY_TILES > 0:
         mark_tile(boundary_clock, tile + 1, partition, 0, CONSUMERS, BOUNDARY_TILES)
-    layout: gl.constexpr = gl.BlockedLayout([1], [32], [WARPS], [0])
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     entry = gl.max(ids.index(slot).load(layout), axis=0)
     if BOUNDARY_TILES > 0:
         mark_tile(boundary_clock, tile + 1, partition, 1, CONSUMERS, BOUNDARY_TILES)
@@ -1021,8 +1007,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                               Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr,
                               Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
                               CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
-                              piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0,
-                              Q_PIECES: gl.constexpr = 1):
+                              piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
     """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
     (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
     loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it. KEY_RANGES (a split
@@ -1041,7 +1026,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                  OUTPUT_BUFFER, o_smem, CONSUMERS >= 3, CONSUMERS, Q_BUFFERS,
                                  EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
-                                 piece_slot, partials, MERGED_MASK, Q_PIECES)
+                                 piece_slot, partials, MERGED_MASK)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
     return it, turn_it
@@ -1062,7 +1047,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
                          MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
-                         PUBLISHED_COORDINATES: gl.constexpr = False, Q_PIECES: gl.constexpr = 1):
+                         PUBLISHED_COORDINATES: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1090,7 +1075,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                              kv_empty, ids, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, SPLIT_KV, CONSUMERS,
                              Q_BUFFERS, EARLY_Q_RELEASE, HALF_DIAGONAL, WIDE_STORES, MERGED_MASK)
     elif DYNAMIC:
-        index = _read_entry(ids, 0, q_ready, HALF, 0, boundary_clock, 0, HALF, CONSUMERS, BOUNDARY_TILES, ROWS // 16)
+        index = _read_entry(ids, 0, q_ready, HALF, 0, boundary_clock, 0, HALF, CONSUMERS, BOUNDARY_TILES)
         while index >= 0:
             if PUBLISHED_COORDINATES:
                 gl.static_assert(not LIST_READ_BY_CONSUMERS, "the loader publishes the coordinates or the entry")
@@ -1104,12 +1089,11 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK,
-                Q_PIECES=Q_PIECES)
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK)
             tile_iter += 1
-            index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready,
-                                tile_iter % Q_BUFFERS * CONSUMERS * Q_PIECES + HALF, (tile_iter // Q_BUFFERS) & 1,
-                                boundary_clock, tile_iter, HALF, CONSUMERS, BOUNDARY_TILES, ROWS // 16)
+            index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
+                                (tile_iter // Q_BUFFERS) & 1, boundary_clock, tile_iter, HALF, CONSUMERS,
+                                BOUNDARY_TILES)
     elif LISTED:
         for index in range(gl.load(schedule + gl.program_id(0)), gl.load(schedule + gl.program_id(0) + 1)):
             block, head, batch = _listed_block(schedule, index, num_blocks, num_heads)
@@ -1292,8 +1276,7 @@ def _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 @gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
-                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1,
-                    KV_READERS: gl.constexpr = 0):
+                    OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
     """A program's shared memory, barriers initialised: (Q's row blocks, one per consumer in each of
     ``Q_BUFFERS`` sets, the K and V rings, q_ready,
     q_empty (PERSISTENT: a consumer hands its Q half back; else q_ready, unused), kv_ready and kv_empty
@@ -1320,8 +1303,7 @@ def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.c
             mbarrier.init(q_empty.index(half), count=1)  # the consumer of that half
     for slot in gl.static_range(KV_BARRIERS):
         mbarrier.init(kv_ready.index(slot), count=1)
-        # every consumer partition reads every slot (KV_READERS: a grouped consumer is one)
-        mbarrier.init(kv_empty.index(slot), count=KV_READERS if KV_READERS > 0 else CONSUMERS)
+        mbarrier.init(kv_empty.index(slot), count=CONSUMERS)  # every consumer reads every slot
     if PINGPONG:
         turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
         for half in gl.static_range(2):
@@ -1406,7 +1388,6 @@ def attention_forward_gluon_persistent_kernel(
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
     MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False, PUBLISHED_COORDINATES: gl.constexpr = False,
-    GROUPED: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1457,8 +1438,7 @@ def attention_forward_gluon_persistent_kernel(
                      "host descriptors: none, Q's, or Q's, K's and V's")
     # O for the element type: with HOST_DESCRIPTORS, Q is a descriptor (the same element type).
     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, turn, o_smem = _shared_buffers(
-        O, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS,
-        1 if GROUPED else 0)
+        O, ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, SPLIT_KV, PINGPONG, True, OUTPUT_BUFFER, CONSUMERS, Q_BUFFERS)
     if DYNAMIC:
         gl.static_assert(LISTED, "a dynamic tile list is a form of the listed persistent forward")
         # The claimed entries, in 2 * Q_BUFFERS slots used in turn. The loader publishes tile t's entry once it has
@@ -1479,31 +1459,7 @@ def attention_forward_gluon_persistent_kernel(
 
     # The partitions' argument lists are written out in full: Gluon 3.6 passes a tuple built in the kernel
     # to a partition as run-time values, and the constexprs in it would stop being constexprs.
-    if GROUPED:
-        # One consumer partition of CONSUMERS warpgroups (the default partition: the kernel's num_warps is
-        # 4 * CONSUMERS, a power of two as Triton's layouts need), each running the same code for its 64 of the
-        # tile's rows, so that one copy of the consumers' code is fetched (v0.53). The loader is the other forms':
-        # CONSUMERS row blocks of Q, each on its own barrier.
-        gl.static_assert(not PINGPONG and not OVERLAP_TILES and CLOCK_TILES == 0, "a grouped consumer takes no turns")
-        gl.warp_specialize([
-            (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
-                                    seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
-                                    q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                    0, CONSUMERS * ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
-                                    turn, PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, 1, Q_BUFFERS,
-                                    EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
-                                    Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
-                                    partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES, CONSUMERS)),
-            (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
-                                  stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
-                                  num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
-                                  ROWS, BLOCK_N, HEAD_DIM, NUM_STAGES, IS_CAUSAL, SPLIT_KV, KV_FIRST, CONSUMERS,
-                                  Q_BUFFERS, schedule, LISTED, tile_clock, CLOCK_TILES, claims, ids, DYNAMIC,
-                                  CLAIM_FIRST, CLAIM_AHEAD, SPLIT_TAIL, HOST_DESCRIPTORS,
-                                  LIST_READ_BY_CONSUMERS, PUBLISHED_COORDINATES)),
-        ], [1], [LOADER_REGS])
-    elif CONSUMERS == 4:
+    if CONSUMERS == 4:
         gl.warp_specialize([
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
