@@ -1032,6 +1032,12 @@ FORMS = {
            ("d=64 four consumers, masks by branch", 6, {"block_m": 256, "block_n": 64, "mask_by_branch": True}),
            ("d=64 sixth (two consumers) (v0.51)", 5, {}),
            ("d=64 sixth (two consumers), 64-key blocks", 5, {"block_n": 64, "half_diagonal": False}))},
+    # v0.53 (run 65): d=64's three-consumer candidate (the tuned non-causal form) with a fourth K/V slot (177 KB of
+    # shared memory), beside itself.
+    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], **changes),)}})
+       for name, changes in (("d=64 three consumers (v0.52)", {}),
+                             ("d=64 three consumers, four stages", {"num_stages": 4}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
