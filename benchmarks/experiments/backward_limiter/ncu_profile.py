@@ -185,9 +185,11 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
             configs.FORWARD_GLUON_CANDIDATES[d] = (replace(configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate],
                                                            mask_by_branch=mask_by_branch),)
     torch.manual_seed(0)
-    for d, causal, n in BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS:
-        if only is not None and only != f"{d}:{'causal' if causal else 'noncausal'}:{n}":
-            continue
+    points = BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS
+    if only is not None:  # v0.53: any point, not only the listed ones (a point off the list profiled nothing)
+        d, mode, n = only.split(":")
+        points = ((int(d), mode == "causal", int(n)),)
+    for d, causal, n in points:
         batch, heads = 16384 // n, 2048 // d  # the grid: 16k tokens, hidden 2048
         q, k, v, do = (torch.randn(batch, heads, n, d, device="cuda", dtype=torch.bfloat16) for _ in range(4))
         scale = d ** -0.5
