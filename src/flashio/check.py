@@ -303,6 +303,8 @@ PUBLISHED_COORDINATES_BRANCH_PATH = "forward: Gluon, persistent, three consumers
     "coordinates"
 FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks"
 FOUR_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks, masks by branch"
+ROW_SUM_MMA_PATH = "forward: Gluon, persistent, row sums on the tensor cores"
+ROW_SUM_MMA_FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, row sums on the tensor cores"
 # v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
 # three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
 _FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
@@ -331,6 +333,8 @@ PATH_EXTRA_CASES = {
     PUBLISHED_COORDINATES_BRANCH_PATH: _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     FOUR_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    ROW_SUM_MMA_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
+    ROW_SUM_MMA_FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -483,6 +487,15 @@ def forced_paths() -> dict:
         # choice at causal 1k in v0.52 call 3's grids); d=128 and d=256 their mask-by-branch forms.
         FOUR_CONSUMERS_BRANCH_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][8], configs.FORWARD_GLUON_CANDIDATES[128][8],
+            replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
+        # v0.53: each consumer's row sums on the tensor cores (``row_sum_mma``): d=64's three-consumer candidate, then
+        # its four-consumer mask-by-branch candidate; d=128's and d=256's forms have a half diagonal or no room for the
+        # block of ones (d=128's form 6 without its half diagonal: 229 KB of shared memory), so their host forms.
+        ROW_SUM_MMA_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[128][6],
+            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+        ROW_SUM_MMA_FOUR_CONSUMERS_PATH: gluon_forward(
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][8], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[128][8],
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(

@@ -136,6 +136,10 @@ class TileConfig:
     tile's (query block, head, batch) packed in one int64 instead of its id, so that the consumers skip the id's
     decode (two integer divisions by run-time counts) between tiles; the launcher leaves it off for shapes whose
     block or head count reaches 2^20 or whose batch reaches 2^23 (``launchers.gluon_forward_launch``).
+    ``row_sum_mma`` (persistent pipelined Gluon forward without half diagonal or ping-pong; v0.53): each consumer sums
+    its rows of P on the tensor cores, P times a [block_n, 8] block of ones in shared memory issued beside the P V
+    product (l then a [rows, 8] accumulator rescaled with O), instead of 64 additions and two shuffles per thread and
+    key block on the CUDA cores; l is then the sum of P as rounded to 16 bits, the values the P V product multiplies.
     """
 
     block_m: int
@@ -179,6 +183,7 @@ class TileConfig:
     mask_every_block: bool = False
     overlap_tiles: bool = False
     published_coordinates: bool = False
+    row_sum_mma: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

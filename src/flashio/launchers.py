@@ -124,6 +124,10 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                               and not config.overlap_tiles):
         raise ValueError(f"published_coordinates is an option of the persistent Gluon forward claiming its tiles "
                          f"(dynamic_schedule or noncausal_claims), without overlap_tiles; got {config}")
+    if config.row_sum_mma and not (config.persistent and config.pipelined and not config.half_diagonal
+                                   and not config.pingpong and not config.overlap_tiles):
+        raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward without half_diagonal, "
+                         f"pingpong or overlap_tiles; got {config}")
     consumers = {192: 3, 256: 4}.get(config.block_m, 2)
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -155,6 +159,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
                 **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
                 **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
+                **({"ROW_SUM_MMA": True} if config.row_sum_mma else {}),
                 **({"MERGED_MASK": 2} if config.mask_every_block else {}),
                 **({"OVERLAP_TILES": True} if config.overlap_tiles else {}))
 

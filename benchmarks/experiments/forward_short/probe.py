@@ -1038,6 +1038,13 @@ FORMS = {
         64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], **changes),)}})
        for name, changes in (("d=64 three consumers (v0.52)", {}),
                              ("d=64 three consumers, four stages", {"num_stages": 4}))},
+    # v0.53 (run 66): d=64's three-consumer, four-consumer and four-consumer mask-by-branch candidates with their row
+    # sums on the tensor cores (row_sum_mma), beside themselves.
+    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        64: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][index], **option),)}})
+       for name, index in (("d=64 three consumers", 6), ("d=64 four consumers", 7),
+                           ("d=64 four consumers, masks by branch", 8))
+       for suffix, option in ((" (v0.53)", {}), (", row sums by MMA", {"row_sum_mma": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

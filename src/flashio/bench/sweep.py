@@ -123,7 +123,7 @@ def describe_choice(choice, kernel: str = "") -> str:
     its masked key blocks through the unmasked step's code, ``mask_by_branch``; ' mask-all' with that step's mask
     computed in every block, ``mask_every_block``; ' overlap' with each tile's output stored while the next tile's
     first score product runs, ``overlap_tiles``; ' coords' with each claimed tile's coordinates published packed,
-    ``published_coordinates``), else the value."""
+    ``published_coordinates``; ' sum-mma' with its row sums on the tensor cores, ``row_sum_mma``), else the value."""
     if not isinstance(choice, configs.TileConfig):
         return str(choice)
     extras = (f" r{choice.max_registers}" if choice.max_registers else "") + \
@@ -145,7 +145,8 @@ def describe_choice(choice, kernel: str = "") -> str:
         (" kv2" if choice.kv_slots == 2 else "") + (" queries-first" if choice.queries_first else "") + \
         (f" host{choice.host_descriptors}" if choice.host_descriptors else "") + \
         (" mask-branch" if choice.mask_by_branch else "") + (" mask-all" if choice.mask_every_block else "") + \
-        (" overlap" if choice.overlap_tiles else "") + (" coords" if choice.published_coordinates else "")
+        (" overlap" if choice.overlap_tiles else "") + (" coords" if choice.published_coordinates else "") + \
+        (" sum-mma" if choice.row_sum_mma else "")
     return f"{choice.path} {choice.block_m}x{choice.block_n} w{choice.num_warps} s{choice.num_stages}{extras}"
 
 

@@ -180,7 +180,7 @@ def _masked_scores(s, rows, start_n, seqlen_k, causal_shift, IS_CAUSAL: gl.const
 @gluon.jit
 def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED: gl.constexpr,
                     IS_CAUSAL: gl.constexpr, BLOCK_N: gl.constexpr, s_layout: gl.constexpr,
-                    MERGED_MASK: gl.constexpr = 0, mask_now=False):
+                    MERGED_MASK: gl.constexpr = 0, mask_now=False, ROW_SUM_MMA: gl.constexpr = False):
     """One block of scores S into the running softmax (base 2, FlashAttention-2 section 3.1):
     m' = max(m, rowmax(S) qk_scale), P = exp2(S qk_scale - m'), alpha = exp2(m - m'), l' = l alpha + rowsum(P).
     Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
@@ -212,7 +212,8 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
         m_safe = m_new
     p = gl.exp2(s * qk_scale - m_safe[:, None])
     alpha = gl.exp2(m_i - m_safe)
-    l_i = l_i * alpha + gl.sum(p, 1)
+    if not ROW_SUM_MMA:  # else l is summed by the tensor cores beside the P V product (``_pipelined_step``)
+        l_i = l_i * alpha + gl.sum(p, 1)
     return p, alpha, m_new, l_i
 
 
@@ -292,7 +293,7 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
                     o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
                     q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False,
-                    MERGED_MASK: gl.constexpr = 0, mask_now=False):
+                    MERGED_MASK: gl.constexpr = 0, mask_now=False, ones=None, ROW_SUM_MMA: gl.constexpr = False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
     j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
@@ -311,18 +312,25 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
     acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    if ROW_SUM_MMA:  # l += rowsum(P_{j-1}) as P_{j-1} times a block of ones (``l_i`` is then [ROWS, 8])
+        l_i = warpgroup_mma(p, ones, l_i, is_async=True)
     if PINGPONG:
         mbarrier.arrive(turn.index(1 - HALF))
         turn_it += 1
-    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])  # products complete in order: S_j is done
+    # products complete in order: S_j is done (the P V product, and with ROW_SUM_MMA the row sum's, may run on)
+    s = warpgroup_mma_wait(num_outstanding=2 if ROW_SUM_MMA else 1, deps=[s])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(slot))  # K_j is read: its slot may be refilled during the softmax
     if EARLY_Q_RELEASE:
         if start_n + BLOCK_N >= own_end:  # the tile's last score product has read Q
             _hand_back(q_free)
     p_new, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, MASKED,
-                                             IS_CAUSAL, BLOCK_N, s_layout, MERGED_MASK, mask_now)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+                                             IS_CAUSAL, BLOCK_N, s_layout, MERGED_MASK, mask_now, ROW_SUM_MMA)
+    if ROW_SUM_MMA:
+        acc, l_i = warpgroup_mma_wait(num_outstanding=0, deps=[acc, l_i])
+        l_i = l_i * gl.convert_layout(alpha, gl.SliceLayout(1, l_i.type.layout))[:, None]
+    else:
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
     else:
@@ -410,7 +418,8 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
                         Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MERGED_MASK: gl.constexpr = 0,
-                        s_first=None, FIRST_ISSUED: gl.constexpr = False):
+                        s_first=None, FIRST_ISSUED: gl.constexpr = False, ones=None,
+                        ROW_SUM_MMA: gl.constexpr = False):
     """The key blocks [key_start, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -460,13 +469,15 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         if MERGED_MASK:
             p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
                                                        qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout, MERGED_MASK,
-                                                       unmasked_end < key_start + BLOCK_N)
+                                                       unmasked_end < key_start + BLOCK_N, ROW_SUM_MMA)
         elif HEAD_DIM <= 128 and unmasked_end >= key_start + BLOCK_N:
             p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
-                                                       qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout)
+                                                       qk_scale, False, IS_CAUSAL, BLOCK_N, s_layout,
+                                                       ROW_SUM_MMA=ROW_SUM_MMA)
         else:
             p_first, alpha, m_i, l_i = _online_softmax(s, m_i, l_i, rows, key_start, seqlen_k, causal_shift,
-                                                       qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout)
+                                                       qk_scale, True, IS_CAUSAL, BLOCK_N, s_layout,
+                                                       ROW_SUM_MMA=ROW_SUM_MMA)
         p = gl.convert_layout(p_first.to(k_smem.dtype), lhs_layout)
         it += 1
     masked_end = own_end  # the key loop's end: the half diagonal block, if any, follows it
@@ -479,7 +490,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                         turn_it, False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
                                                         own_end, EARLY_Q_RELEASE, MERGED_MASK,
-                                                        start_n >= unmasked_end)
+                                                        start_n >= unmasked_end, ones, ROW_SUM_MMA)
             it += 1
     else:
         for start_n in range(key_start + BLOCK_N, unmasked_end, BLOCK_N):
@@ -487,14 +498,14 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
-                                                        own_end, EARLY_Q_RELEASE)
+                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             it += 1
         for start_n in range(gl.maximum(unmasked_end, key_start + BLOCK_N), masked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
-                                                        own_end, EARLY_Q_RELEASE)
+                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             it += 1
     last_block_whole = own_end > key_start
     if HALF_DIAGONAL:
@@ -513,10 +524,15 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
         if PINGPONG:
             _take_turn(turn, turn_it, HALF)
         acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
+        if ROW_SUM_MMA:
+            l_i = warpgroup_mma(p, ones, l_i, is_async=True)
         if PINGPONG:
             mbarrier.arrive(turn.index(1 - HALF))
             turn_it += 1
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+        if ROW_SUM_MMA:
+            acc, l_i = warpgroup_mma_wait(num_outstanding=0, deps=[acc, l_i])
+        else:
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
         if SPLIT_KV:
             mbarrier.arrive(kv_empty.index(NUM_STAGES + last))
         else:
@@ -590,7 +606,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    Q_BUFFERS: gl.constexpr = 1, EARLY_Q_RELEASE: gl.constexpr = False,
                    HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
                    WIDE_STORES: gl.constexpr = False, KEY_RANGES: gl.constexpr = False, key_start=0,
-                   piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
+                   piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0, ones=None,
+                   ROW_SUM_MMA: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -652,7 +669,15 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
         full_end = gl.where(half_last, last_start, own_end)
 
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
-    l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
+    if ROW_SUM_MMA:
+        # l as P times a block of ones on the tensor cores (v0.53): 8 equal columns, the smallest product width.
+        gl.static_assert(PIPELINED and PERSISTENT and not HALF_DIAGONAL and not PINGPONG,
+                         "the row sum by MMA is a form of the persistent pipelined loop without half diagonal or turns")
+        l_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                           instr_shape=[16, 8, 16])
+        l_i = gl.zeros([ROWS, 8], gl.float32, l_layout)
+    else:
+        l_i = gl.zeros([ROWS], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([ROWS, HEAD_DIM], gl.float32, o_layout)
     mbarrier.wait(q_ready.index(q_index), (tile_iter // Q_BUFFERS) & 1)
     q_operand = q_buf
@@ -668,7 +693,10 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          it, turn, turn_it, IS_CAUSAL, ROWS, BLOCK_N, HEAD_DIM,
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
-                                                         HALF_LAST, Q_IN_REGISTERS, key_start, MERGED_MASK)
+                                                         HALF_LAST, Q_IN_REGISTERS, key_start, MERGED_MASK,
+                                                         ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
+        if ROW_SUM_MMA:
+            l_i = gl.convert_layout(gl.max(l_i, 1), gl.SliceLayout(1, s_layout))  # its columns are equal
         if PINGPONG:
             # Both consumers take as many turns per tile as the busier one: the other passes its extra turns.
             _, other_end = _own_keys(start_m + (1 - HALF) * ROWS, end_n, seqlen_k, causal_shift, ROWS, BLOCK_N,
@@ -1007,7 +1035,8 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                               Q_BUFFERS: gl.constexpr, EARLY_Q_RELEASE: gl.constexpr, HALF_DIAGONAL: gl.constexpr,
                               Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
                               CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
-                              piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0):
+                              piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0, ones=None,
+                              ROW_SUM_MMA: gl.constexpr = False):
     """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
     (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
     loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it. KEY_RANGES (a split
@@ -1026,7 +1055,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                  OUTPUT_BUFFER, o_smem, CONSUMERS >= 3, CONSUMERS, Q_BUFFERS,
                                  EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
-                                 piece_slot, partials, MERGED_MASK)
+                                 piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
     return it, turn_it
@@ -1047,7 +1076,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
                          MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
-                         PUBLISHED_COORDINATES: gl.constexpr = False):
+                         PUBLISHED_COORDINATES: gl.constexpr = False, ROW_SUM_MMA: gl.constexpr = False):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1059,6 +1088,15 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     tiles through ``_overlapped_consumer``, each tile's output stored while the next one's first product runs.
     PUBLISHED_COORDINATES (DYNAMIC, v0.51): the loader published each tile's (block, head, batch) packed, not its id."""
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
+    ones = q_smem  # unused without ROW_SUM_MMA
+    if ROW_SUM_MMA:
+        # This consumer's block of ones, [BLOCK_N, 8], the B operand of its row sums (v0.53), written once.
+        gl.static_assert(not OVERLAP_TILES, "overlapped tiles sum their rows on the CUDA cores")
+        ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, 8], q_smem.dtype)
+        ones = gl.allocate_shared_memory(q_smem.dtype, [BLOCK_N, 8], ones_layout)
+        ones.store(gl.full([BLOCK_N, 8], 1.0, q_smem.dtype, gl.BlockedLayout([1, 8], [32, 1], [4, 1], [1, 0])))
+        fence_async_shared()
+        gl.thread_barrier()
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -1089,7 +1127,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK)
+                HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK,
+                ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             tile_iter += 1
             index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
                                 (tile_iter // Q_BUFFERS) & 1, boundary_clock, tile_iter, HALF, CONSUMERS,
@@ -1108,7 +1147,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
                 HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start,
-                key_blocks, piece_slot, partials, MERGED_MASK)
+                key_blocks, piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -1119,7 +1158,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                     seqlen_q, seqlen_k, softmax_scale, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty, it,
                     tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
-                    HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK)
+                    HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK,
+                    ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -1388,6 +1428,7 @@ def attention_forward_gluon_persistent_kernel(
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
     MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False, PUBLISHED_COORDINATES: gl.constexpr = False,
+    ROW_SUM_MMA: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1469,7 +1510,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1478,7 +1520,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1487,7 +1530,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1496,7 +1540,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1515,7 +1560,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1524,7 +1570,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1533,7 +1580,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1552,7 +1600,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1561,7 +1610,8 @@ def attention_forward_gluon_persistent_kernel(
                                     EARLY_Q_RELEASE, HALF_DIAGONAL, schedule, LISTED,
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
-                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES)),
+                                    BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
+                                    ROW_SUM_MMA)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
