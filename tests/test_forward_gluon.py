@@ -206,6 +206,25 @@ def test_four_consumer_warpgroups_refuse_key_blocks_their_registers_do_not_hold(
         launchers.gluon_forward_constants(config, 64)
 
 
+def test_row_sums_on_the_tensor_cores_are_a_constexpr_of_the_persistent_pipelined_forward():
+    # v0.53: l as P times a block of ones, issued beside the P V product.
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True)
+    assert launchers.gluon_forward_constants(config, 64)["ROW_SUM_MMA"] is True
+    assert "ROW_SUM_MMA" not in launchers.gluon_forward_constants(configs.FORWARD_GLUON_CANDIDATES[64][6], 64)
+
+
+@pytest.mark.parametrize("option", [dict(persistent=False, balanced_schedule=False, dynamic_schedule=False,
+                                         noncausal_claims=False, host_descriptors=0, published_coordinates=False,
+                                         q_buffers=1),
+                                    dict(pipelined=False), dict(half_diagonal=True), dict(pingpong=True, block_m=128)],
+                         ids=["one-tile", "plain loop", "half diagonal", "ping-pong"])
+def test_row_sums_on_the_tensor_cores_refuse_the_loops_that_do_not_issue_them(option):
+    # The half diagonal block's products (``_half_block_last``) and the turns sum rows on the CUDA cores only.
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True, **option)
+    with pytest.raises(ValueError, match="row_sum_mma"):
+        launchers.gluon_forward_constants(config, 64)
+
+
 @pytest.mark.parametrize("block_m, block_n, pairs, programs", [(192, 128, 3, 132), (256, 64, 2, 128)],
                          ids=["three consumers", "four consumers"])
 def test_a_wide_persistent_tile_pairs_causal_query_blocks_of_its_rows(monkeypatch, block_m, block_n, pairs, programs):

@@ -1090,13 +1090,16 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
     ones = q_smem  # unused without ROW_SUM_MMA
     if ROW_SUM_MMA:
-        # This consumer's block of ones, [BLOCK_N, 8], the B operand of its row sums (v0.53), written once.
+        # This consumer's block of ones, the B operand [BLOCK_N, 8] of its row sums (v0.53), written once. Stored
+        # K-major, [8, BLOCK_N] read transposed as K is in S = Q K^T (128-byte swizzle): the N-major [BLOCK_N, 8]
+        # buffer (no swizzle) faulted on the H200 (call 4: illegal address).
         gl.static_assert(not OVERLAP_TILES, "overlapped tiles sum their rows on the CUDA cores")
-        ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, 8], q_smem.dtype)
-        ones = gl.allocate_shared_memory(q_smem.dtype, [BLOCK_N, 8], ones_layout)
-        ones.store(gl.full([BLOCK_N, 8], 1.0, q_smem.dtype, gl.BlockedLayout([1, 8], [32, 1], [4, 1], [1, 0])))
+        ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([8, BLOCK_N], q_smem.dtype)
+        ones_rows = gl.allocate_shared_memory(q_smem.dtype, [8, BLOCK_N], ones_layout)
+        ones_rows.store(gl.full([8, BLOCK_N], 1.0, q_smem.dtype, gl.BlockedLayout([1, 8], [1, 32], [4, 1], [1, 0])))
         fence_async_shared()
         gl.thread_barrier()
+        ones = ones_rows.permute((1, 0))
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
