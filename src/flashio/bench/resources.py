@@ -263,8 +263,9 @@ def surveyed():
         for d, candidates in replacements.get("FORWARD_GLUON_CANDIDATES", {}).items():
             gluon_forward_tiles += [(d, config) for config in candidates if (d, config) not in gluon_forward_tiles]
     # v0.51: the candidates that took published_coordinates, also as they were before (their twins without it).
+    # (v0.53: not the row-sum forms, which have no such twin among the candidates.)
     gluon_forward_tiles += [(d, replace(config, published_coordinates=False)) for d, config in list(gluon_forward_tiles)
-                            if config.published_coordinates
+                            if config.published_coordinates and not config.row_sum_mma
                             and (d, replace(config, published_coordinates=False)) not in gluon_forward_tiles]
     for d, config in gluon_forward_tiles if launchers.GLUON_AVAILABLE else ():
         kernel = launchers.forward_gluon_kernels.attention_forward_gluon_persistent_kernel if config.persistent \
