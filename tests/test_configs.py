@@ -352,11 +352,11 @@ def test_a_list_the_hopper_rule_would_empty_keeps_its_candidates(monkeypatch):
 
 
 def test_on_hopper_a_non_causal_call_leaves_out_the_causal_only_candidates(monkeypatch):
-    # v0.52: d=64's four-consumer forms, taken by the grids at causal points only.
+    # v0.52: d=64's four-consumer forms, taken by the grids at causal points only (v0.53: three of them).
     monkeypatch.delenv("FLASHIO_TUNE_ALL", raising=False)
     options = list(configs.FORWARD_GLUON_CANDIDATES[64])
     causal_only = configs.HOPPER_CAUSAL_ONLY["forward"][64]
-    assert len(causal_only) == 2 and causal_only <= set(options)
+    assert len(causal_only) == 3 and causal_only <= set(options)
     assert configs.timed_candidates("forward", 64, options, hopper_regime=True, causal=True) == options
     assert configs.timed_candidates("forward", 64, options, hopper_regime=True, causal=False) == \
         [option for option in options if option not in causal_only]

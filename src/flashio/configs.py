@@ -489,6 +489,14 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
          TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
                     q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
                     host_descriptors=3, published_coordinates=True, mask_by_branch=True),
+         # v0.53 (probe run 66, bf16, median of 3 rounds): the ninth with its row sums on the tensor cores
+         # (``row_sum_mma``; its step 391 -> 346 instructions causal), causal 1k / 2k / 4k 332 -> 355, 417 -> 418, 451 ->
+         # 452, non-causal 1k / 2k / 16k 441 -> 445, 462 -> 463, 478 -> 475 TFLOP/s (cuDNN 337 at causal 1k): a tenth
+         # candidate, for the tuner to take at causal 1k. (The seventh and eighth with it: mixed, -4% to +8%, within
+         # the probe's noise at most points; not candidates.)
+         TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
+                    q_buffers=2, balanced_schedule=True, wide_stores=True, dynamic_schedule=True, noncausal_claims=True,
+                    host_descriptors=3, published_coordinates=True, mask_by_branch=True, row_sum_mma=True),
          # v0.49 (probe run 57, bf16, median of 3 rounds): the sixth candidate with its masked key blocks through the
          # unmasked step's code (``mask_by_branch``; 6,824 -> 5,136 instructions causal), causal 1k / 2k / 4k / 16k
          # 299 -> 318, 393 -> 386, 442 -> 440, 486 -> 471, non-causal 1k / 16k 439 -> 433, 489 -> 473 TFLOP/s: faster
