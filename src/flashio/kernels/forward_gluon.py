@@ -1466,7 +1466,9 @@ def attention_forward_gluon_persistent_kernel(
     branch (1) or computed in every block (2) (``_key_loop_pipelined``). ``OVERLAP_TILES`` (DYNAMIC, v0.50): each tile's
     output stored while the next tile's first score product runs (``_overlapped_consumer``). ``PUBLISHED_COORDINATES``
     (DYNAMIC, v0.51): the loader publishes each claimed tile's (block, head, batch) packed in an int64
-    (``_packed_coordinates``) instead of its id, so that the consumers do not divide between tiles.
+    (``_packed_coordinates``) instead of its id, so that the consumers do not divide between tiles. ``ROW_SUM_MMA``
+    (pipelined, no half diagonal or turns; v0.53): each consumer's l is P times a block of ones on the tensor cores,
+    issued beside the P V product and rescaled with O (``_pipelined_step``), not summed on the CUDA cores.
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
