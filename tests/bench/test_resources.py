@@ -667,8 +667,9 @@ def test_published_coordinates_take_the_tile_decode_out_of_each_consumer(gluon_f
     # 16 bytes more shared memory); where the compile claims its tiles (every one but d=64's two-consumer causal
     # compile, which runs a static list and so is its twin's kernel), two integer divisions fewer in every consumer:
     # two reciprocals each. v0.52: d=64's eighth and ninth candidates (four consumers), causal and non-causal: 4 more.
+    # (v0.53's row-sum forms have the option too, and their twins are the forms without row sums: next test.)
     rows = {row["label"]: row for row in gluon_forward}
-    published = {label: row for label, row in rows.items() if " coords" in label}
+    published = {label: row for label, row in rows.items() if " coords" in label and " sum-mma" not in label}
     assert len(published) == 14, sorted(published)
     for label, row in published.items():
         twin = rows[label.replace(" coords", "")]
@@ -679,6 +680,27 @@ def test_published_coordinates_take_the_tile_decode_out_of_each_consumer(gluon_f
         consumers = {"192x128": 3, "256x64": 4}.get(label.split()[2], 2)
         static_list = " nc-claims" in label and " dynamic" not in label and "non-causal" not in label
         assert twin["MUFU.RCP"] - row["MUFU.RCP"] == (0 if static_list else 2 * consumers), (row, twin)
+
+
+def test_row_sums_on_the_tensor_cores_add_small_products_and_a_block_of_ones_per_consumer(gluon_forward):
+    # v0.53: the row-sum forms (d=64's three-consumer candidate and its tenth, the four-consumer mask-by-branch one with
+    # row_sum_mma), causal and non-causal, against the same forms without it: the same launch registers; no more
+    # exponentials (the prologue's alpha, used only for l there, goes: 2-4 fewer per consumer); more warpgroup MMAs
+    # (each P V product gains a 64x8 one over the same keys), none serialised (a group per product issued: more groups
+    # than before, fewer than MMAs); each consumer's [8, block_n] block of ones (2 KB at 128-key blocks, 1 KB at 64)
+    # and nothing else in shared memory, within the allocator's padding; at most 64 B of stack.
+    rows = {row["label"]: row for row in gluon_forward}
+    summed = {label: row for label, row in rows.items() if " sum-mma" in label}
+    assert len(summed) == 4, sorted(summed)
+    for label, row in summed.items():
+        twin = rows[label.replace(" sum-mma", "")]
+        consumers = {"192x128": 3, "256x64": 4}.get(label.split()[2], 2)
+        assert row["registers"] == twin["registers"], (row, twin)
+        assert twin["MUFU.EX2"] - 4 * consumers <= row["MUFU.EX2"] <= twin["MUFU.EX2"], (row, twin)
+        assert row["HGMMA"] > twin["HGMMA"] and twin["HGMMA_groups"] < row["HGMMA_groups"] < row["HGMMA"], (row, twin)
+        ones_kb = consumers * 8 * row["block_n"] * 2 / 1024
+        assert abs(row["shared_kb"] - twin["shared_kb"] - ones_kb) <= 0.5, (row, twin)
+        assert row["stack"] <= 64, row
 
 
 def _assert_one_copy_of_the_step(label, row, twin):
