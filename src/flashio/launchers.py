@@ -159,9 +159,9 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"WIDE_STORES": True} if config.wide_stores else {}),
                 **({"HOST_DESCRIPTORS": config.host_descriptors} if config.host_descriptors else {}),
                 **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
-                **({"ROW_SUM_MMA": True} if config.row_sum_mma else {}),
                 **({"MERGED_MASK": 2} if config.mask_every_block else {}),
-                **({"OVERLAP_TILES": True} if config.overlap_tiles else {}))
+                **({"OVERLAP_TILES": True} if config.overlap_tiles else {}),
+                **({"ROW_SUM_MMA": True} if config.row_sum_mma else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

@@ -186,7 +186,8 @@ def _online_softmax(s, m_i, l_i, rows, start_n, seqlen_k, causal_shift, qk_scale
     Returns (P in float32, alpha, m', l'); with MASKED, keys past the end or (causal) past a row's last
     visible key score -inf. MERGED_MASK (v0.49), so that masked and unmasked blocks run one copy of this code: 1,
     the mask applied when the run-time ``mask_now`` is true, under a branch; 2, the mask computed in every block,
-    without a branch, against each row's last visible key (past every key when ``mask_now`` is false)."""
+    without a branch, against each row's last visible key (past every key when ``mask_now`` is false).
+    ROW_SUM_MMA (v0.53): l is returned as it came; the tensor cores sum P into it (``_pipelined_step``)."""
     if MERGED_MASK == 2:
         keys = start_n + gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
         if IS_CAUSAL:
