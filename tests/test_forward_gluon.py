@@ -213,13 +213,21 @@ def test_row_sums_on_the_tensor_cores_are_a_constexpr_of_the_persistent_pipeline
     assert "ROW_SUM_MMA" not in launchers.gluon_forward_constants(configs.FORWARD_GLUON_CANDIDATES[64][6], 64)
 
 
+def test_row_sums_on_the_tensor_cores_take_the_half_diagonal_block_of_d128():
+    # v0.54: d=128's host form keeps its half diagonal block (``_half_block_last`` sums its half products too).
+    config = replace(configs.FORWARD_GLUON_CANDIDATES[128][6], row_sum_mma=True)
+    assert config.half_diagonal
+    constants = launchers.gluon_forward_constants(config, 128)
+    assert constants["ROW_SUM_MMA"] is True and constants["HALF_DIAGONAL"] is True
+
+
 @pytest.mark.parametrize("option", [dict(persistent=False, balanced_schedule=False, dynamic_schedule=False,
                                          noncausal_claims=False, host_descriptors=0, published_coordinates=False,
                                          q_buffers=1),
-                                    dict(pipelined=False), dict(half_diagonal=True), dict(pingpong=True, block_m=128)],
-                         ids=["one-tile", "plain loop", "half diagonal", "ping-pong"])
+                                    dict(pipelined=False), dict(pingpong=True, block_m=128), dict(block_n=32)],
+                         ids=["one-tile", "plain loop", "ping-pong", "32-key blocks"])
 def test_row_sums_on_the_tensor_cores_refuse_the_loops_that_do_not_issue_them(option):
-    # The half diagonal block's products (``_half_block_last``) and the turns sum rows on the CUDA cores only.
+    # The turns sum rows on the CUDA cores only; P is summed in one or two pieces of the 64-key block of ones.
     config = replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True, **option)
     with pytest.raises(ValueError, match="row_sum_mma"):
         launchers.gluon_forward_constants(config, 64)

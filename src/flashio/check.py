@@ -488,14 +488,16 @@ def forced_paths() -> dict:
         FOUR_CONSUMERS_BRANCH_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][8], configs.FORWARD_GLUON_CANDIDATES[128][8],
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
-        # v0.53: each consumer's row sums on the tensor cores (``row_sum_mma``): d=64's three-consumer candidate, then
-        # its four-consumer mask-by-branch candidate; d=128's and d=256's forms have a half diagonal or no room for the
-        # block of ones (d=128's form 6 without its half diagonal: 229 KB of shared memory), so their host forms.
+        # v0.53: each consumer's row sums on the tensor cores (``row_sum_mma``): d=64's three-consumer candidate (its
+        # 128-key P summed in two pieces since v0.54), then its four-consumer mask-by-branch candidate; d=128's host
+        # form and its mask-by-branch form with them (v0.54: half diagonal, one 64-key block of ones for both
+        # consumers); d=256's 64-key forms keep their sums on the CUDA cores (not built for them).
         ROW_SUM_MMA_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[128][6],
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[256][4]),
         ROW_SUM_MMA_FOUR_CONSUMERS_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][8], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[128][8],
+            replace(configs.FORWARD_GLUON_CANDIDATES[64][8], row_sum_mma=True),
+            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(

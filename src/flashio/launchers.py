@@ -124,10 +124,10 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                               and not config.overlap_tiles):
         raise ValueError(f"published_coordinates is an option of the persistent Gluon forward claiming its tiles "
                          f"(dynamic_schedule or noncausal_claims), without overlap_tiles; got {config}")
-    if config.row_sum_mma and not (config.persistent and config.pipelined and not config.half_diagonal
-                                   and not config.pingpong and not config.overlap_tiles):
-        raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward without half_diagonal, "
-                         f"pingpong or overlap_tiles; got {config}")
+    if config.row_sum_mma and not (config.persistent and config.pipelined and not config.pingpong
+                                   and not config.overlap_tiles and config.block_n in (64, 128)):
+        raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward with 64- or 128-key "
+                         f"blocks, without pingpong or overlap_tiles; got {config}")
     consumers = {192: 3, 256: 4}.get(config.block_m, 2)
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "

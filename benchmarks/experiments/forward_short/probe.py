@@ -1045,6 +1045,15 @@ FORMS = {
        for name, index in (("d=64 three consumers", 6), ("d=64 four consumers", 7),
                            ("d=64 four consumers, masks by branch", 8))
        for suffix, option in ((" (v0.53)", {}), (", row sums by MMA", {"row_sum_mma": True}))},
+    # v0.54 (run 67): d=128's host form (the tuned choice from causal 2k and non-causal 2k up) and its mask-by-branch
+    # form (causal 1k) with their row sums on the tensor cores (one 64-key block of ones for both consumers, the half
+    # diagonal's products summed too), beside themselves; d=64's three-consumer form again (its P now summed in two
+    # 64-key pieces).
+    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        head_dim: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], **option),)}})
+       for name, head_dim, index in (("d=128 host form", 128, 6), ("d=128 masks by branch", 128, 8),
+                                     ("d=64 three consumers", 64, 6))
+       for suffix, option in ((" (v0.54)", {}), (", row sums by MMA (v0.54)", {"row_sum_mma": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -289,6 +289,26 @@ def _hand_back(buffer_free):
 
 
 @gluon.jit
+def _row_sums_issued(p, ones, l_i, KEYS: gl.constexpr):
+    """Issue l += rowsum(P) as P [ROWS, KEYS] (a register A operand) times ``ones``, a [ONES_N, 8] block of ones in
+    shared memory (v0.53): 8 equal columns, the smallest product width. With KEYS = 2 ONES_N (v0.54: one 64-key block
+    for every consumer, so that it fits beside d=128's buffers) P is split in its registers along the keys (the
+    64-key bit of the A operand's layout is a register bit: no data moves) and the two halves are two products.
+    Returns l, its products asynchronous: ``KEYS // ONES_N`` groups to wait for."""
+    ONES_N: gl.constexpr = ones.shape[0]
+    if KEYS == ONES_N:
+        l_i = warpgroup_mma(p, ones, l_i, is_async=True)
+    else:
+        gl.static_assert(KEYS == 2 * ONES_N, "P is summed in one or two pieces")
+        ROWS: gl.constexpr = p.shape[0]
+        lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=l_i.type.layout, k_width=2)
+        first, second = gl.split(gl.permute(gl.reshape(p, [ROWS, 2, ONES_N]), (0, 2, 1)))
+        l_i = warpgroup_mma(gl.convert_layout(first, lhs_layout), ones, l_i, is_async=True)
+        l_i = warpgroup_mma(gl.convert_layout(second, lhs_layout), ones, l_i, is_async=True)
+    return l_i
+
+
+@gluon.jit
 def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, l_i, rows, start_n, seqlen_k,
                     causal_shift, qk_scale, turn, turn_it, MASKED: gl.constexpr, IS_CAUSAL: gl.constexpr,
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
@@ -313,13 +333,14 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
     acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    SUM_GROUPS: gl.constexpr = BLOCK_N // ones.shape[0] if ROW_SUM_MMA else 0
     if ROW_SUM_MMA:  # l += rowsum(P_{j-1}) as P_{j-1} times a block of ones (``l_i`` is then [ROWS, 8])
-        l_i = warpgroup_mma(p, ones, l_i, is_async=True)
+        l_i = _row_sums_issued(p, ones, l_i, BLOCK_N)
     if PINGPONG:
         mbarrier.arrive(turn.index(1 - HALF))
         turn_it += 1
     # products complete in order: S_j is done (the P V product, and with ROW_SUM_MMA the row sum's, may run on)
-    s = warpgroup_mma_wait(num_outstanding=2 if ROW_SUM_MMA else 1, deps=[s])
+    s = warpgroup_mma_wait(num_outstanding=1 + SUM_GROUPS, deps=[s])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(slot))  # K_j is read: its slot may be refilled during the softmax
     if EARLY_Q_RELEASE:
@@ -345,7 +366,8 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                      causal_shift, qk_scale, turn, turn_it, IS_CAUSAL: gl.constexpr, ROWS: gl.constexpr,
                      BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr,
                      SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr, q_free=None,
-                     EARLY_Q_RELEASE: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False):
+                     EARLY_Q_RELEASE: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False, ones=None,
+                     ROW_SUM_MMA: gl.constexpr = False):
     """A consumer's last key block (ring position ``it``) when none of its rows sees past the block's first
     BLOCK_N / 2 keys (the first consumer's causal diagonal block with 64-row consumers and 128-key blocks):
     that half's S = Q K^T issued beside the previous block's P V product, its masked softmax while that
@@ -354,7 +376,8 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     which the other consumer reads. The same turns (PINGPONG) and releases as a ``_pipelined_step``
     followed by the loop's epilogue, written out again rather than shared: generalised to a key count, those
     two changed the instruction order of the tuned forms (sm_90a, CPU compile, v0.18), whose H200 timings
-    are for this code. Returns (O, m, l, turns taken)."""
+    are for this code. ROW_SUM_MMA (v0.54): l, [ROWS, 8], summed beside both P V products on the tensor cores
+    (``_row_sums_issued``), rescaled with O. Returns (O, m, l, turns taken)."""
     HALF_N: gl.constexpr = BLOCK_N // 2
     half_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                           instr_shape=[16, HALF_N, 16])
@@ -375,19 +398,30 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
     acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
+    SUM_GROUPS: gl.constexpr = BLOCK_N // ones.shape[0] if ROW_SUM_MMA else 0
+    if ROW_SUM_MMA:
+        l_i = _row_sums_issued(p, ones, l_i, BLOCK_N)
     if PINGPONG:
         mbarrier.arrive(turn.index(1 - HALF))
         turn_it += 1
-    s = warpgroup_mma_wait(num_outstanding=1, deps=[s])
+    s = warpgroup_mma_wait(num_outstanding=1 + SUM_GROUPS, deps=[s])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(slot))
     if EARLY_Q_RELEASE:
         _hand_back(q_free)  # the tile's last score product has read Q
-    p_half, alpha, m_half, l_half = _online_softmax(s, gl.convert_layout(m_i, half_rows),
-                                                    gl.convert_layout(l_i, half_rows),
-                                                    gl.convert_layout(rows, half_rows), start_n, seqlen_k,
-                                                    causal_shift, qk_scale, True, IS_CAUSAL, HALF_N, half_layout)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    if ROW_SUM_MMA:  # l is the tensor cores' (``_online_softmax`` returns it as it came)
+        p_half, alpha, m_half, l_half = _online_softmax(s, gl.convert_layout(m_i, half_rows), l_i,
+                                                        gl.convert_layout(rows, half_rows), start_n, seqlen_k,
+                                                        causal_shift, qk_scale, True, IS_CAUSAL, HALF_N, half_layout,
+                                                        ROW_SUM_MMA=True)
+        acc, l_half = warpgroup_mma_wait(num_outstanding=0, deps=[acc, l_half])
+        l_half = l_half * gl.convert_layout(alpha, gl.SliceLayout(1, l_half.type.layout))[:, None]
+    else:
+        p_half, alpha, m_half, l_half = _online_softmax(s, gl.convert_layout(m_i, half_rows),
+                                                        gl.convert_layout(l_i, half_rows),
+                                                        gl.convert_layout(rows, half_rows), start_n, seqlen_k,
+                                                        causal_shift, qk_scale, True, IS_CAUSAL, HALF_N, half_layout)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
     else:
@@ -399,16 +433,23 @@ def _half_block_last(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
     if PINGPONG:
         _take_turn(turn, turn_it, HALF)
     acc = warpgroup_mma(p_half, v_smem.index(slot).slice(0, HALF_N), acc, is_async=True)
+    if ROW_SUM_MMA:
+        l_half = _row_sums_issued(p_half, ones, l_half, HALF_N)
     if PINGPONG:
         mbarrier.arrive(turn.index(1 - HALF))
         turn_it += 1
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
+    if ROW_SUM_MMA:
+        acc, l_half = warpgroup_mma_wait(num_outstanding=0, deps=[acc, l_half])
+    else:
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + slot))
     else:
         mbarrier.arrive(kv_empty.index(slot))
     row_layout: gl.constexpr = gl.SliceLayout(1, s_layout)
-    return acc, gl.convert_layout(m_half, row_layout), gl.convert_layout(l_half, row_layout), turn_it
+    if not ROW_SUM_MMA:  # else l stays the tensor cores' [ROWS, 8]
+        l_half = gl.convert_layout(l_half, row_layout)
+    return acc, gl.convert_layout(m_half, row_layout), l_half, turn_it
 
 
 @gluon.jit
@@ -515,7 +556,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                                                       l_i, rows, full_end, seqlen_k, causal_shift, qk_scale, turn,
                                                       turn_it, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES, s_layout,
                                                       o_layout, SPLIT_KV, HALF, PINGPONG, q_free, EARLY_Q_RELEASE,
-                                                      Q_IN_REGISTERS)
+                                                      Q_IN_REGISTERS, ones, ROW_SUM_MMA)
             it += 1
             last_block_whole = False
     if last_block_whole:
@@ -526,7 +567,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
             _take_turn(turn, turn_it, HALF)
         acc = warpgroup_mma(p, v_smem.index(last), acc, is_async=True)
         if ROW_SUM_MMA:
-            l_i = warpgroup_mma(p, ones, l_i, is_async=True)
+            l_i = _row_sums_issued(p, ones, l_i, BLOCK_N)
         if PINGPONG:
             mbarrier.arrive(turn.index(1 - HALF))
             turn_it += 1
@@ -672,8 +713,8 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
     m_i = gl.full([ROWS], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
     if ROW_SUM_MMA:
         # l as P times a block of ones on the tensor cores (v0.53): 8 equal columns, the smallest product width.
-        gl.static_assert(PIPELINED and PERSISTENT and not HALF_DIAGONAL and not PINGPONG,
-                         "the row sum by MMA is a form of the persistent pipelined loop without half diagonal or turns")
+        gl.static_assert(PIPELINED and PERSISTENT and not PINGPONG,
+                         "the row sum by MMA is a form of the persistent pipelined loop without turns")
         l_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
                                                            instr_shape=[16, 8, 16])
         l_i = gl.zeros([ROWS, 8], gl.float32, l_layout)
@@ -1077,7 +1118,8 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          partials=None, SPLIT_TAIL: gl.constexpr = False, LIST_READ_BY_CONSUMERS: gl.constexpr = False,
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
                          MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
-                         PUBLISHED_COORDINATES: gl.constexpr = False, ROW_SUM_MMA: gl.constexpr = False):
+                         PUBLISHED_COORDINATES: gl.constexpr = False, ROW_SUM_MMA: gl.constexpr = False,
+                         ones=None):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1087,20 +1129,10 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     (``gluon_clock.mark_tile``); with BOUNDARY_MARKS (DYNAMIC, v0.48) also, before each tile, the times after its Q
     barrier's wait and after the entry's read, in ``boundary_clock`` (``_read_entry``). OVERLAP_TILES (v0.50): DYNAMIC's
     tiles through ``_overlapped_consumer``, each tile's output stored while the next one's first product runs.
-    PUBLISHED_COORDINATES (DYNAMIC, v0.51): the loader published each tile's (block, head, batch) packed, not its id."""
+    PUBLISHED_COORDINATES (DYNAMIC, v0.51): the loader published each tile's (block, head, batch) packed, not its id.
+    ROW_SUM_MMA: ``ones`` is the program's block of ones (``_block_of_ones``)."""
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
-    ones = q_smem  # unused without ROW_SUM_MMA
-    if ROW_SUM_MMA:
-        # This consumer's block of ones, the B operand [BLOCK_N, 8] of its row sums (v0.53), written once. Stored
-        # K-major, [8, BLOCK_N] read transposed as K is in S = Q K^T (128-byte swizzle): the N-major [BLOCK_N, 8]
-        # buffer (no swizzle) faulted on the H200 (call 4: illegal address).
-        gl.static_assert(not OVERLAP_TILES, "overlapped tiles sum their rows on the CUDA cores")
-        ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([8, BLOCK_N], q_smem.dtype)
-        ones_rows = gl.allocate_shared_memory(q_smem.dtype, [8, BLOCK_N], ones_layout)
-        ones_rows.store(gl.full([8, BLOCK_N], 1.0, q_smem.dtype, gl.BlockedLayout([1, 8], [1, 32], [4, 1], [1, 0])))
-        fence_async_shared()
-        gl.thread_barrier()
-        ones = ones_rows.permute((1, 0))
+    gl.static_assert(not (ROW_SUM_MMA and OVERLAP_TILES), "overlapped tiles sum their rows on the CUDA cores")
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -1318,6 +1350,21 @@ def _overlapped_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
 
 
 @gluon.jit
+def _block_of_ones(dtype: gl.constexpr, ONES_N: gl.constexpr = 64):
+    """The program's block of ones, the B operand [ONES_N, 8] of every consumer's row sums (``ROW_SUM_MMA``), written
+    once before the partitions start (their start is a barrier of all warps, after each writer's proxy fence).
+    Stored K-major, [8, ONES_N] read transposed as K is in S = Q K^T (128-byte swizzle): an N-major [BLOCK_N, 8]
+    buffer (no swizzle) faulted on the H200 (v0.53 call 4: illegal address). 64 keys (1 KB), one block for all
+    consumers (v0.54): d=128's buffers leave 2.7 KB of the 227 KB a program may have, and ptxas's 1 KB of static
+    shared memory is counted against it too; wider P is summed in two pieces (``_row_sums_issued``)."""
+    ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([8, ONES_N], dtype)
+    ones_rows = gl.allocate_shared_memory(dtype, [8, ONES_N], ones_layout)
+    ones_rows.store(gl.full([8, ONES_N], 1.0, dtype, gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])))
+    fence_async_shared()
+    return ones_rows.permute((1, 0))
+
+
+@gluon.jit
 def _shared_buffers(Q, ROWS: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, NUM_STAGES: gl.constexpr,
                     SPLIT_KV: gl.constexpr, PINGPONG: gl.constexpr, PERSISTENT: gl.constexpr,
                     OUTPUT_BUFFER: gl.constexpr = False, CONSUMERS: gl.constexpr = 2, Q_BUFFERS: gl.constexpr = 1):
@@ -1503,6 +1550,9 @@ def attention_forward_gluon_persistent_kernel(
     # Q back at the end of the key loop, before the epilogue: a K/V block goes first. With two sets of Q
     # buffers the next tile's Q goes first (its buffers were freed a tile earlier).
     KV_FIRST: gl.constexpr = (OUTPUT_FROM_REGISTERS or OUTPUT_BUFFER) and Q_BUFFERS == 1
+    ones = q_smem  # a partition argument cannot be None: unused without ROW_SUM_MMA
+    if ROW_SUM_MMA:
+        ones = _block_of_ones(q_smem.dtype)
 
     # The partitions' argument lists are written out in full: Gluon 3.6 passes a tuple built in the kernel
     # to a partition as run-time values, and the constexprs in it would stop being constexprs.
@@ -1517,7 +1567,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1527,7 +1577,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1537,7 +1587,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1547,7 +1597,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1567,7 +1617,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1577,7 +1627,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1587,7 +1637,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1607,7 +1657,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1617,7 +1667,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
