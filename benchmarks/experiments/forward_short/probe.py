@@ -1054,6 +1054,19 @@ FORMS = {
        for name, head_dim, index in (("d=128 host form", 128, 6), ("d=128 masks by branch", 128, 8),
                                      ("d=64 three consumers", 64, 6))
        for suffix, option in ((" (v0.54)", {}), (", row sums by MMA (v0.54)", {"row_sum_mma": True}))},
+    # v0.54 (run 69): d=128 with 64-key blocks: three consumer warpgroups (192-row tiles, d=64's three-consumer
+    # candidate's options; 160 registers a consumer thread, no spills, 193 KB of shared memory with two Q sets), so
+    # that while one consumer is in its tile's once-run phases two others issue products; and the two-consumer forms
+    # with 64-key blocks (no half diagonal then) beside them.
+    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[source][index], **changes),)}})
+       for name, source, index, changes in (
+           ("d=128 three consumers, 64-key blocks", 64, 6, {"block_n": 64}),
+           ("d=128 three consumers, 64-key blocks, masks by branch", 64, 6, {"block_n": 64, "mask_by_branch": True}),
+           ("d=128 three consumers, 64-key blocks, one Q set, four stages", 64, 6,
+            {"block_n": 64, "q_buffers": 1, "num_stages": 4}),
+           ("d=128 host form, 64-key blocks", 128, 6, {"block_n": 64, "half_diagonal": False}),
+           ("d=128 masks by branch, 64-key blocks", 128, 8, {"block_n": 64, "half_diagonal": False}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
