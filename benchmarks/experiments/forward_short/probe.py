@@ -1067,6 +1067,17 @@ FORMS = {
             {"block_n": 64, "q_buffers": 1, "num_stages": 4}),
            ("d=128 host form, 64-key blocks", 128, 6, {"block_n": 64, "half_diagonal": False}),
            ("d=128 masks by branch, 64-key blocks", 128, 8, {"block_n": 64, "half_diagonal": False}))},
+    # v0.54 (run 70): d=128's mask-by-branch form (the causal 1k choice) with shorter tile boundaries: Q in registers
+    # (its buffer handed back once loaded), two Q sets (the next tile's Q fetched during this one; room for them with
+    # K and V in two split stages: 193 KB), both.
+    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][8], **changes),)}})
+       for name, changes in (
+           ("d=128 masks by branch, Q in registers", {"q_in_registers": True}),
+           ("d=128 masks by branch, two Q sets, split K/V in two stages",
+            {"num_stages": 2, "split_kv": True, "q_buffers": 2}),
+           ("d=128 masks by branch, two Q sets, split K/V in two stages, Q in registers",
+            {"num_stages": 2, "split_kv": True, "q_buffers": 2, "q_in_registers": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
