@@ -136,10 +136,13 @@ class TileConfig:
     tile's (query block, head, batch) packed in one int64 instead of its id, so that the consumers skip the id's
     decode (two integer divisions by run-time counts) between tiles; the launcher leaves it off for shapes whose
     block or head count reaches 2^20 or whose batch reaches 2^23 (``launchers.gluon_forward_launch``).
-    ``row_sum_mma`` (persistent pipelined Gluon forward without half diagonal or ping-pong; v0.53): each consumer sums
-    its rows of P on the tensor cores, P times a [block_n, 8] block of ones in shared memory issued beside the P V
-    product (l then a [rows, 8] accumulator rescaled with O), instead of 64 additions and two shuffles per thread and
-    key block on the CUDA cores; l is then the sum of P as rounded to 16 bits, the values the P V product multiplies.
+    ``row_sum_mma`` (persistent pipelined Gluon forward with 64- or 128-key blocks, without ping-pong; v0.53, the half
+    diagonal block v0.54): each consumer sums its rows of P on the tensor cores, P times a [64, 8] block of ones in
+    shared memory (one a program; 128-key P in two pieces) issued beside the P V product (l then a [rows, 8]
+    accumulator rescaled with O), instead of 64 additions and two shuffles per thread and key block on the CUDA cores;
+    l is then the sum of P as rounded to 16 bits, the values the P V product multiplies. On the H200 it pays where
+    the forms are bound by issue (d=64's four-consumer forms at causal 1k: +7%) and costs 3-12% at d=128, nearer the
+    tensor cores' bound (v0.54 probe run 67).
     """
 
     block_m: int

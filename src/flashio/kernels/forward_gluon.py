@@ -1354,9 +1354,9 @@ def _block_of_ones(dtype: gl.constexpr, ONES_N: gl.constexpr = 64):
     """The program's block of ones, the B operand [ONES_N, 8] of every consumer's row sums (``ROW_SUM_MMA``), written
     once before the partitions start (their start is a barrier of all warps, after each writer's proxy fence).
     Stored K-major, [8, ONES_N] read transposed as K is in S = Q K^T (128-byte swizzle): an N-major [BLOCK_N, 8]
-    buffer (no swizzle) faulted on the H200 (v0.53 call 4: illegal address). 64 keys (1 KB), one block for all
-    consumers (v0.54): d=128's buffers leave 2.7 KB of the 227 KB a program may have, and ptxas's 1 KB of static
-    shared memory is counted against it too; wider P is summed in two pieces (``_row_sums_issued``)."""
+    buffer (no swizzle) faulted on the H200 (v0.53 call 4: illegal address). 64 keys (1 KB, one swizzle atom), one
+    block for all consumers (v0.54; v0.53 had one [8, BLOCK_N] block per consumer, written by each); wider P is summed
+    in two pieces (``_row_sums_issued``)."""
     ones_layout: gl.constexpr = gl.NVMMASharedLayout.get_default_for([8, ONES_N], dtype)
     ones_rows = gl.allocate_shared_memory(dtype, [8, ONES_N], ones_layout)
     ones_rows.store(gl.full([8, ONES_N], 1.0, dtype, gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])))
@@ -1515,8 +1515,10 @@ def attention_forward_gluon_persistent_kernel(
     output stored while the next tile's first score product runs (``_overlapped_consumer``). ``PUBLISHED_COORDINATES``
     (DYNAMIC, v0.51): the loader publishes each claimed tile's (block, head, batch) packed in an int64
     (``_packed_coordinates``) instead of its id, so that the consumers do not divide between tiles. ``ROW_SUM_MMA``
-    (pipelined, no half diagonal or turns; v0.53): each consumer's l is P times a block of ones on the tensor cores,
-    issued beside the P V product and rescaled with O (``_pipelined_step``), not summed on the CUDA cores.
+    (pipelined, no turns; v0.53, with the half diagonal v0.54): each consumer's l is P times the program's block of
+    ones on the tensor cores, issued beside the P V product and rescaled with O (``_pipelined_step``), not summed on
+    the CUDA cores; on the H200 +7% at d=64 causal 1k (its tenth candidate), 3-12% slower at d=128 (v0.54 probe run 67:
+    there the m64n8 products take tensor-core time the additions did not).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
