@@ -1077,7 +1077,12 @@ FORMS = {
            ("d=128 masks by branch, two Q sets, split K/V in two stages",
             {"num_stages": 2, "split_kv": True, "q_buffers": 2}),
            ("d=128 masks by branch, two Q sets, split K/V in two stages, Q in registers",
-            {"num_stages": 2, "split_kv": True, "q_buffers": 2, "q_in_registers": True}))},
+            {"num_stages": 2, "split_kv": True, "q_buffers": 2, "q_in_registers": True}),
+           # run 71: without the half diagonal block (v0.18's +4-5% was measured before the branch form): the first
+           # consumer computes its whole diagonal block, with no second copy of the masked softmax to fetch.
+           ("d=128 masks by branch, no half diagonal", {"half_diagonal": False}))},
+    "d=128 host form, no half diagonal": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][6], half_diagonal=False),)}}),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
