@@ -556,9 +556,13 @@ FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
           # 420 -> 429, 503 -> 512, 601 -> 619, non-causal 1k / 16k 554 -> 563, 620 -> 622 TFLOP/s (cuDNN 427 at causal
           # 1k); the candidate has it. (Forms 6 and 7 with it: causal 1k +2.2% / +2.5%, but form 6 -3% at causal 2k-16k
           # and non-causal 16k, form 7 -1.7% at non-causal 1k, where each is the tuned choice; run 61 reproduced form
-          # 6's causal 16k loss, -3.2%, the rest within noise: not changed.)
+          # 6's causal 16k loss, -3.2%, the rest within noise: not changed.) v0.54 (probe run 71, bf16, median of 5
+          # rounds): without the half diagonal block, causal 1k / 2k / 4k 441 -> 449, 536 -> 546, 592 -> 609 TFLOP/s
+          # (form 6 at 2k / 4k 534 / 596; form 6 itself without it 415 -> 406, 534 -> 532, 596 -> 594): the first
+          # consumer computes its whole diagonal block, with one copy of the step's code and no serialised half
+          # products; the candidate drops it.
           TileConfig(128, 128, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                     half_diagonal=True, balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
+                     balanced_schedule=True, wide_stores=True, dynamic_schedule=True,
                      noncausal_claims=True, host_descriptors=3, mask_by_branch=True, published_coordinates=True),
           # v0.49 (probe run 58, bf16, median of 3 rounds): form 6 with its single step's mask computed in every block,
           # no branch (``mask_every_block``), against form 6 (and with the branch): causal 1k 420 -> 375 (432), 2k 546

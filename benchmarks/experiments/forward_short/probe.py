@@ -1050,7 +1050,8 @@ FORMS = {
     # diagonal's products summed too), beside themselves; d=64's three-consumer form again (its P now summed in two
     # 64-key pieces).
     **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        head_dim: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], **option),)}})
+        head_dim: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], **option,
+                                       **({"half_diagonal": True} if head_dim == 128 else {})),)}})
        for name, head_dim, index in (("d=128 host form", 128, 6), ("d=128 masks by branch", 128, 8),
                                      ("d=64 three consumers", 64, 6))
        for suffix, option in ((" (v0.54)", {}), (", row sums by MMA (v0.54)", {"row_sum_mma": True}))},
@@ -1067,11 +1068,12 @@ FORMS = {
             {"block_n": 64, "q_buffers": 1, "num_stages": 4}),
            ("d=128 host form, 64-key blocks", 128, 6, {"block_n": 64, "half_diagonal": False}),
            ("d=128 masks by branch, 64-key blocks", 128, 8, {"block_n": 64, "half_diagonal": False}))},
+    # v0.54 (runs 67, 70, 71: the ninth candidate as it was then, with its half diagonal block)
     # v0.54 (run 70): d=128's mask-by-branch form (the causal 1k choice) with shorter tile boundaries: Q in registers
     # (its buffer handed back once loaded), two Q sets (the next tile's Q fetched during this one; room for them with
     # K and V in two split stages: 193 KB), both.
     **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][8], **changes),)}})
+        128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][8], **{"half_diagonal": True, **changes}),)}})
        for name, changes in (
            ("d=128 masks by branch, Q in registers", {"q_in_registers": True}),
            ("d=128 masks by branch, two Q sets, split K/V in two stages",
