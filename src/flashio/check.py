@@ -484,14 +484,16 @@ def forced_paths() -> dict:
             configs.FORWARD_GLUON_CANDIDATES[64][7], configs.FORWARD_GLUON_CANDIDATES[128][6],
             configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # Its twin with the masked key blocks through the unmasked step's code (d=64's ninth candidate, the tuned
-        # choice at causal 1k in v0.52 call 3's grids); d=128 and d=256 their mask-by-branch forms.
+        # choice at causal 1k in v0.52 call 3's grids); d=128 and d=256 their mask-by-branch forms (d=128's without
+        # its half diagonal block since v0.54: 11 of 11 PASS on the H200, v0.54 call 6).
         FOUR_CONSUMERS_BRANCH_PATH: gluon_forward(
             configs.FORWARD_GLUON_CANDIDATES[64][8], configs.FORWARD_GLUON_CANDIDATES[128][8],
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
         # v0.53: each consumer's row sums on the tensor cores (``row_sum_mma``): d=64's three-consumer candidate (its
         # 128-key P summed in two pieces since v0.54), then its four-consumer mask-by-branch candidate; d=128's host
-        # form and its mask-by-branch form with them (v0.54: half diagonal, one 64-key block of ones for both
-        # consumers); d=256's 64-key forms keep their sums on the CUDA cores (not built for them).
+        # form (with its half diagonal block) and its mask-by-branch candidate (without, since v0.54) with them
+        # (v0.54: one 64-key block of ones for both consumers); d=256's 64-key forms keep their sums on the CUDA cores
+        # (not built for them).
         ROW_SUM_MMA_PATH: gluon_forward(
             replace(configs.FORWARD_GLUON_CANDIDATES[64][6], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][6], row_sum_mma=True), configs.FORWARD_GLUON_CANDIDATES[256][4]),
