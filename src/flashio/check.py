@@ -305,10 +305,6 @@ FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks
 FOUR_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks, masks by branch"
 ROW_SUM_MMA_PATH = "forward: Gluon, persistent, row sums on the tensor cores"
 ROW_SUM_MMA_FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, row sums on the tensor cores"
-FIRST_IN_STEP_PATH = "forward: Gluon, persistent, three consumers and masks by branch, first key block in the step"
-FIRST_IN_STEP_FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, row sums on the tensor cores, first " \
-    "key block in the step"
-FIRST_IN_STEP_HOST_PATH = "forward: Gluon, persistent, host-descriptor forms, first key block in the step"
 # v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
 # three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
 _FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
@@ -339,9 +335,6 @@ PATH_EXTRA_CASES = {
     FOUR_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     ROW_SUM_MMA_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     ROW_SUM_MMA_FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    FIRST_IN_STEP_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    FIRST_IN_STEP_FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    FIRST_IN_STEP_HOST_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -508,22 +501,6 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][8], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][8], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
-        # v0.55: each tile's first key block through the loop's step (``first_block_in_step``), its P V product one of
-        # zeros: d=64's three-consumer candidate and d=128's mask-by-branch one; d=64's tenth (four consumers, masks by
-        # branch, row sums on the tensor cores) and d=128's host form with its half diagonal block; d=64's eighth
-        # (four consumers) and d=128's host form with Q in registers. d=256's forms split K and V (no option there).
-        FIRST_IN_STEP_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][6], first_block_in_step=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][8], first_block_in_step=True),
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
-        FIRST_IN_STEP_FOUR_CONSUMERS_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][9], first_block_in_step=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][6], first_block_in_step=True),
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
-        FIRST_IN_STEP_HOST_PATH: gluon_forward(
-            replace(configs.FORWARD_GLUON_CANDIDATES[64][7], first_block_in_step=True),
-            replace(configs.FORWARD_GLUON_CANDIDATES[128][7], first_block_in_step=True),
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

@@ -143,11 +143,6 @@ class TileConfig:
     l is then the sum of P as rounded to 16 bits, the values the P V product multiplies. On the H200 it pays where
     the forms are bound by issue (d=64's four-consumer forms at causal 1k: +7%) and costs 3-12% at d=128, nearer the
     tensor cores' bound (v0.54 probe run 67).
-    ``first_block_in_step`` (persistent pipelined Gluon forward, without split K/V, ping-pong or overlapped tiles;
-    v0.55): a tile's first key block runs through the key loop's step instead of a prologue of its own, its P V
-    product a product of zeros by that block's V (V_{-1} does not exist), so each consumer has one copy of the step's
-    softmax fewer to fetch (CPU compiles for sm_90a: d=128's ninth candidate causal 4,512 -> 3,192 instructions, d=64's
-    three-consumer form non-causal 7,024 -> 4,952), for one product of zeros a tile and consumer on the tensor cores.
     """
 
     block_m: int
@@ -192,7 +187,6 @@ class TileConfig:
     overlap_tiles: bool = False
     published_coordinates: bool = False
     row_sum_mma: bool = False
-    first_block_in_step: bool = False
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only

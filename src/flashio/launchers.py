@@ -128,10 +128,6 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                    and not config.overlap_tiles and config.block_n in (64, 128)):
         raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward with 64- or 128-key "
                          f"blocks, without pingpong or overlap_tiles; got {config}")
-    if config.first_block_in_step and not (config.persistent and config.pipelined and not config.split_kv
-                                           and not config.pingpong and not config.overlap_tiles):
-        raise ValueError(f"first_block_in_step is an option of the persistent pipelined Gluon forward without split_kv, "
-                         f"pingpong or overlap_tiles; got {config}")
     consumers = {192: 3, 256: 4}.get(config.block_m, 2)
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
@@ -165,8 +161,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                 **({"MERGED_MASK": 1} if config.mask_by_branch else {}),
                 **({"MERGED_MASK": 2} if config.mask_every_block else {}),
                 **({"OVERLAP_TILES": True} if config.overlap_tiles else {}),
-                **({"ROW_SUM_MMA": True} if config.row_sum_mma else {}),
-                **({"FIRST_IN_STEP": True} if config.first_block_in_step else {}))
+                **({"ROW_SUM_MMA": True} if config.row_sum_mma else {}))
 
 
 def gluon_forward_launch(config: TileConfig, problem: "Problem", causal: bool, device: torch.device) -> tuple:

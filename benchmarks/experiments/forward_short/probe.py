@@ -1085,14 +1085,6 @@ FORMS = {
            ("d=128 masks by branch, no half diagonal", {"half_diagonal": False}))},
     "d=128 host form, no half diagonal": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][6], half_diagonal=False),)}}),
-    # v0.55 (run 72): each tuned form with its tiles' first key block through the loop's step (``first_block_in_step``:
-    # no prologue copy of the softmax; a P V product of zeros a tile and consumer), beside itself.
-    **{f"{name}{suffix}": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
-        head_dim: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[head_dim][index], **option),)}})
-       for name, head_dim, index in (("d=64 three consumers", 64, 6), ("d=64 four consumers", 64, 7),
-                                     ("d=64 tenth (row sums by MMA)", 64, 9), ("d=128 host form", 128, 6),
-                                     ("d=128 host form, Q in registers", 128, 7), ("d=128 masks by branch", 128, 8))
-       for suffix, option in ((" (v0.55)", {}), (", first block in the step", {"first_block_in_step": True}))},
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

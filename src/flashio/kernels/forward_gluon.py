@@ -314,15 +314,12 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                     ROWS: gl.constexpr, BLOCK_N: gl.constexpr, NUM_STAGES: gl.constexpr, s_layout: gl.constexpr,
                     o_layout: gl.constexpr, SPLIT_KV: gl.constexpr, HALF: gl.constexpr, PINGPONG: gl.constexpr,
                     q_free=None, own_end=0, EARLY_Q_RELEASE: gl.constexpr = False,
-                    MERGED_MASK: gl.constexpr = 0, mask_now=False, ones=None, ROW_SUM_MMA: gl.constexpr = False,
-                    FIRST_IN_STEP: gl.constexpr = False, key_start=0):
+                    MERGED_MASK: gl.constexpr = 0, mask_now=False, ones=None, ROW_SUM_MMA: gl.constexpr = False):
     """Key block ``it``: S_j = Q K_j^T and O += P_{j-1} V_{j-1} issued together (in this consumer's turn
     with PINGPONG), the softmax of S_j while the second product runs, then O rescaled by alpha_j and block
     j-1's slot released. With EARLY_Q_RELEASE the last block's step (keys end at ``own_end``) hands the Q
     buffer back through ``q_free`` as soon as S_j is computed. MERGED_MASK: masked when ``mask_now``
-    (``_online_softmax``). FIRST_IN_STEP: the block at ``key_start`` is the tile's first, whose P (zero) multiplies
-    its own V, and which releases no earlier slot. Returns (O, P_j as the A operand of the next step, m, l, turns
-    taken)."""
+    (``_online_softmax``). Returns (O, P_j as the A operand of the next step, m, l, turns taken)."""
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     slot = it % NUM_STAGES
     previous = (it - 1) % NUM_STAGES
@@ -335,10 +332,7 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
                       use_acc=False, is_async=True)
     if SPLIT_KV and not PINGPONG:
         mbarrier.wait(kv_ready.index(NUM_STAGES + previous), ((it - 1) // NUM_STAGES) & 1)
-    pv_slot = previous
-    if FIRST_IN_STEP:  # block 0: P is zero, and V_0 (loaded with K_0) stands in for a V_{-1} that is not there
-        pv_slot = gl.where(start_n == key_start, slot, previous)
-    acc = warpgroup_mma(p, v_smem.index(pv_slot), acc, is_async=True)
+    acc = warpgroup_mma(p, v_smem.index(previous), acc, is_async=True)
     SUM_GROUPS: gl.constexpr = BLOCK_N // ones.shape[0] if ROW_SUM_MMA else 0
     if ROW_SUM_MMA:  # l += rowsum(P_{j-1}) as P_{j-1} times a block of ones (``l_i`` is then [ROWS, 8])
         l_i = _row_sums_issued(p, ones, l_i, BLOCK_N)
@@ -361,9 +355,6 @@ def _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i, 
         acc = warpgroup_mma_wait(num_outstanding=0, deps=[acc])
     if SPLIT_KV:
         mbarrier.arrive(kv_empty.index(NUM_STAGES + previous))
-    elif FIRST_IN_STEP:
-        if start_n != key_start:  # block 0 held no earlier slot
-            mbarrier.arrive(kv_empty.index(previous))
     else:
         mbarrier.arrive(kv_empty.index(previous))
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
@@ -470,7 +461,7 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
                         EARLY_Q_RELEASE: gl.constexpr = False, full_end=None, HALF_DIAGONAL: gl.constexpr = False,
                         Q_IN_REGISTERS: gl.constexpr = False, key_start=0, MERGED_MASK: gl.constexpr = 0,
                         s_first=None, FIRST_ISSUED: gl.constexpr = False, ones=None,
-                        ROW_SUM_MMA: gl.constexpr = False, FIRST_IN_STEP: gl.constexpr = False):
+                        ROW_SUM_MMA: gl.constexpr = False):
     """The key blocks [key_start, own_end) of ``_key_loop`` with FlashAttention-3's intra-warpgroup overlap (section
     3.2): block j's softmax runs while block j-1's P V product is on the tensor cores. Block 0 (masked only
     when it straddles the causal diagonal or the end of the keys) and the last P V product are the prologue
@@ -491,19 +482,11 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     3-6% faster at causal 1k and 7-13% slower at causal 2k-16k (ptxas waits for the P V product right after the
     branch's join); the mask in every block is slower everywhere (probe runs 57-58).
     FIRST_ISSUED (v0.50, ``_overlapped_consumer``): block 0's scores ``s_first`` were computed before the call (its K
-    waited for there). FIRST_IN_STEP (v0.55): no prologue; block 0 runs through the step with P = 0 and its own V as
-    the product's B operand (``_pipelined_step``), so the step's warpgroup waits count the same products in every
-    block and the consumer's code holds one copy of the softmax fewer: a P V product of zeros a tile (its tensor-core
-    time) for the instructions a tile fetched once (v0.49: at short sequences the per-tile code is fetched cold)."""
+    waited for there)."""
     gl.static_assert(not FIRST_ISSUED or not PINGPONG, "overlapped tiles take no turns")
-    gl.static_assert(not FIRST_IN_STEP or not (SPLIT_KV or PINGPONG or FIRST_ISSUED),
-                     "block 0 through the step: K and V under one barrier, no turns, its scores not issued before")
     lhs_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     p = gl.zeros([ROWS, BLOCK_N], k_smem.dtype, lhs_layout)
-    loop_start = key_start + BLOCK_N
-    if FIRST_IN_STEP:
-        loop_start = key_start
-    if not FIRST_IN_STEP and own_end > key_start:
+    if own_end > key_start:
         first_slot = it % NUM_STAGES
         if FIRST_ISSUED:
             s = s_first
@@ -543,31 +526,28 @@ def _key_loop_pipelined(q_buf, k_smem, v_smem, kv_ready, kv_empty, acc, m_i, l_i
     if HALF_DIAGONAL:
         masked_end = full_end
     if MERGED_MASK:
-        for start_n in range(loop_start, masked_end, BLOCK_N):
+        for start_n in range(key_start + BLOCK_N, masked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
                                                         own_end, EARLY_Q_RELEASE, MERGED_MASK,
-                                                        start_n >= unmasked_end, ones, ROW_SUM_MMA, FIRST_IN_STEP,
-                                                        key_start)
+                                                        start_n >= unmasked_end, ones, ROW_SUM_MMA)
             it += 1
     else:
-        for start_n in range(loop_start, unmasked_end, BLOCK_N):
+        for start_n in range(key_start + BLOCK_N, unmasked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, False, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
-                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA,
-                                                        FIRST_IN_STEP=FIRST_IN_STEP, key_start=key_start)
+                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             it += 1
-        for start_n in range(gl.maximum(unmasked_end, loop_start), masked_end, BLOCK_N):
+        for start_n in range(gl.maximum(unmasked_end, key_start + BLOCK_N), masked_end, BLOCK_N):
             acc, p, m_i, l_i, turn_it = _pipelined_step(q_buf, k_smem, v_smem, kv_ready, kv_empty, it, acc, p, m_i,
                                                         l_i, rows, start_n, seqlen_k, causal_shift, qk_scale, turn,
                                                         turn_it, True, IS_CAUSAL, ROWS, BLOCK_N, NUM_STAGES,
                                                         s_layout, o_layout, SPLIT_KV, HALF, PINGPONG, q_free,
-                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA,
-                                                        FIRST_IN_STEP=FIRST_IN_STEP, key_start=key_start)
+                                                        own_end, EARLY_Q_RELEASE, ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             it += 1
     last_block_whole = own_end > key_start
     if HALF_DIAGONAL:
@@ -669,7 +649,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                    HALF_DIAGONAL: gl.constexpr = False, Q_IN_REGISTERS: gl.constexpr = False,
                    WIDE_STORES: gl.constexpr = False, KEY_RANGES: gl.constexpr = False, key_start=0,
                    piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0, ones=None,
-                   ROW_SUM_MMA: gl.constexpr = False, FIRST_IN_STEP: gl.constexpr = False):
+                   ROW_SUM_MMA: gl.constexpr = False):
     """Query rows [start_m + HALF * ROWS, + ROWS) of one tile: the key loop in up to three ranges —
     unmasked blocks, masked ones (the causal diagonal, the end of the keys), and blocks past these rows'
     last visible key, released without work — then the epilogue; the K/V ring from position ``it``, the
@@ -756,8 +736,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                                                          NUM_STAGES, s_layout, o_layout, SPLIT_KV, HALF, PINGPONG,
                                                          q_empty.index(q_index), EARLY_Q_RELEASE, full_end,
                                                          HALF_LAST, Q_IN_REGISTERS, key_start, MERGED_MASK,
-                                                         ones=ones, ROW_SUM_MMA=ROW_SUM_MMA,
-                                                         FIRST_IN_STEP=FIRST_IN_STEP)
+                                                         ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
         if ROW_SUM_MMA:
             l_i = gl.convert_layout(gl.max(l_i, 1), gl.SliceLayout(1, s_layout))  # its columns are equal
         if PINGPONG:
@@ -1099,7 +1078,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                               Q_IN_REGISTERS: gl.constexpr, WIDE_STORES: gl.constexpr, tile_clock,
                               CLOCK_TILES: gl.constexpr, KEY_RANGES: gl.constexpr = False, key_start=0, key_blocks=0,
                               piece_slot=-1, partials=None, MERGED_MASK: gl.constexpr = 0, ones=None,
-                              ROW_SUM_MMA: gl.constexpr = False, FIRST_IN_STEP: gl.constexpr = False):
+                              ROW_SUM_MMA: gl.constexpr = False):
     """A persistent consumer's ``tile_iter``-th tile, query block ``block`` of (``head``, ``batch``)
     (``_consumer_tile``), and with CLOCK_TILES > 0 its start and end; returns (ring position, turns taken). Every
     loop of ``_persistent_consumer`` (round-robin, listed, dynamic) runs its tiles through it. KEY_RANGES (a split
@@ -1118,7 +1097,7 @@ def _persistent_consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb
                                  NUM_STAGES, PIPELINED, True, SPLIT_KV, PINGPONG, OUTPUT_FROM_REGISTERS,
                                  OUTPUT_BUFFER, o_smem, CONSUMERS >= 3, CONSUMERS, Q_BUFFERS,
                                  EARLY_Q_RELEASE, HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, KEY_RANGES, key_start,
-                                 piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA, FIRST_IN_STEP)
+                                 piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA)
     if CLOCK_TILES > 0:
         mark_tile(tile_clock, tile_iter + 1, HALF, 1, CONSUMERS + 1, CLOCK_TILES)
     return it, turn_it
@@ -1140,7 +1119,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                          boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
                          MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False,
                          PUBLISHED_COORDINATES: gl.constexpr = False, ROW_SUM_MMA: gl.constexpr = False,
-                         ones=None, FIRST_IN_STEP: gl.constexpr = False):
+                         ones=None):
     """One consumer's row block (``HALF`` of ``CONSUMERS``) of every tile of this program (LISTED: the tiles
     of this program's entries in ``schedule``, with SPLIT_TAIL each entry's key blocks, a piece's output to its
     slot of ``partials``; DYNAMIC: the tile ids its loader claimed, read from ``ids`` as each tile's Q barrier
@@ -1154,7 +1133,6 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
     ROW_SUM_MMA: ``ones`` is the program's block of ones (``_block_of_ones``)."""
     BOUNDARY_TILES: gl.constexpr = CLOCK_TILES if BOUNDARY_MARKS else 0
     gl.static_assert(not (ROW_SUM_MMA and OVERLAP_TILES), "overlapped tiles sum their rows on the CUDA cores")
-    gl.static_assert(not (FIRST_IN_STEP and OVERLAP_TILES), "overlapped tiles issue block 0's scores before the loop")
     num_blocks = gl.cdiv(seqlen_q, CONSUMERS * ROWS)
     it = num_blocks * 0
     tile_iter = num_blocks * 0
@@ -1186,7 +1164,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
                 HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK,
-                ones=ones, ROW_SUM_MMA=ROW_SUM_MMA, FIRST_IN_STEP=FIRST_IN_STEP)
+                ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
             tile_iter += 1
             index = _read_entry(ids, tile_iter % (2 * Q_BUFFERS), q_ready, tile_iter % Q_BUFFERS * CONSUMERS + HALF,
                                 (tile_iter // Q_BUFFERS) & 1, boundary_clock, tile_iter, HALF, CONSUMERS,
@@ -1205,7 +1183,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                 tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                 PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
                 HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, SPLIT_TAIL, key_start,
-                key_blocks, piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA, FIRST_IN_STEP)
+                key_blocks, piece_slot, partials, MERGED_MASK, ones, ROW_SUM_MMA)
             tile_iter += 1
     else:
         for unit in range(gl.program_id(0), num_units, gl.num_programs(0)):
@@ -1217,7 +1195,7 @@ def _persistent_consumer(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, str
                     tile_iter, turn, turn_it, HALF, ROWS, BLOCK_N, HEAD_DIM, IS_CAUSAL, NUM_STAGES, PIPELINED, SPLIT_KV,
                     PINGPONG, OUTPUT_FROM_REGISTERS, OUTPUT_BUFFER, o_smem, CONSUMERS, Q_BUFFERS, EARLY_Q_RELEASE,
                     HALF_DIAGONAL, Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, MERGED_MASK=MERGED_MASK,
-                    ones=ones, ROW_SUM_MMA=ROW_SUM_MMA, FIRST_IN_STEP=FIRST_IN_STEP)
+                    ones=ones, ROW_SUM_MMA=ROW_SUM_MMA)
                 tile_iter += 1
     if OUTPUT_BUFFER:
         tma.store_wait(0)  # the last output store has read its buffer before the program ends
@@ -1501,7 +1479,7 @@ def attention_forward_gluon_persistent_kernel(
     partials=None, SPLIT_TAIL: gl.constexpr = False, HOST_DESCRIPTORS: gl.constexpr = 0,
     LIST_READ_BY_CONSUMERS: gl.constexpr = False, boundary_clock=None, BOUNDARY_MARKS: gl.constexpr = False,
     MERGED_MASK: gl.constexpr = 0, OVERLAP_TILES: gl.constexpr = False, PUBLISHED_COORDINATES: gl.constexpr = False,
-    ROW_SUM_MMA: gl.constexpr = False, FIRST_IN_STEP: gl.constexpr = False,
+    ROW_SUM_MMA: gl.constexpr = False,
 ):
     """``attention_forward_gluon_kernel`` in a persistent grid: each program takes the work units
     ``program_id(0)``, ``+ num_programs(0)``, ... (``num_units`` in all: tiles of CONSUMERS * ROWS query rows of
@@ -1540,8 +1518,7 @@ def attention_forward_gluon_persistent_kernel(
     (pipelined, no turns; v0.53, with the half diagonal v0.54): each consumer's l is P times the program's block of
     ones on the tensor cores, issued beside the P V product and rescaled with O (``_pipelined_step``), not summed on
     the CUDA cores; on the H200 +7% at d=64 causal 1k (its tenth candidate), 3-12% slower at d=128 (v0.54 probe run 67:
-    there the m64n8 products take tensor-core time the additions did not). ``FIRST_IN_STEP`` (pipelined, v0.55): each
-    tile's key block 0 through the loop's step (``_key_loop_pipelined``), no prologue copy of the softmax.
+    there the m64n8 products take tensor-core time the additions did not).
     ``SPLIT_TAIL`` (LISTED, non-causal; v0.38): ``schedule`` is ``flashio.schedules.split_tail_forward_schedule``'s,
     whose last round's tiles are cut along their key blocks into one run per program; a piece of a split tile
     leaves its O (divided by its own softmax sum) and LSE in its slot of the float32 buffer ``partials``, merged
@@ -1592,7 +1569,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1602,7 +1579,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1612,7 +1589,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1622,7 +1599,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1642,7 +1619,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1652,7 +1629,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1662,7 +1639,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1682,7 +1659,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_consumer, (O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh, stride_lm,
                                     seqlen_q, seqlen_k, num_heads, num_units, softmax_scale,
                                     q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
@@ -1692,7 +1669,7 @@ def attention_forward_gluon_persistent_kernel(
                                     Q_IN_REGISTERS, WIDE_STORES, tile_clock, CLOCK_TILES, ids, DYNAMIC,
                                     partials, SPLIT_TAIL, LIST_READ_BY_CONSUMERS, boundary_clock,
                                     BOUNDARY_MARKS, MERGED_MASK, OVERLAP_TILES, PUBLISHED_COORDINATES,
-                                    ROW_SUM_MMA, ones, FIRST_IN_STEP)),
+                                    ROW_SUM_MMA, ones)),
             (_persistent_loader, (Q, K, V, stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
                                   stride_vb, stride_vh, stride_vn, seqlen_q, seqlen_k, kv_group_size, num_heads,
                                   num_units, q_smem, k_smem, v_smem, q_ready, q_empty, kv_ready, kv_empty,
