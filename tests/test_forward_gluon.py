@@ -286,6 +286,32 @@ def test_non_causal_claims_take_the_round_robin_order_as_one_claim_list(monkeypa
     assert causal["claims"] is constants["claims"]  # one pair per device and stream, whichever list claims
 
 
+def test_the_three_consumer_forms_non_causal_claims_end_with_short_last_blocks(monkeypatch):
+    # v0.55: at N = 1k a 192-row tile list's last query block of each head has 64 rows (two idle consumers); the last
+    # 44 heads' ones are claimed last (``schedules.noncausal_claim_order``). At N = 1536 (8 x 192) none is short.
+    monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
+    config = configs.FORWARD_GLUON_CANDIDATES[64][6]
+    assert config.block_m == 192 and config.noncausal_claims
+    problem = launchers.describe(torch.empty(16, 32, 1024, 64), torch.empty(16, 32, 1024, 64), "bhnd", None)
+    table = launchers.gluon_forward_launch(config, problem, False, torch.device("cpu"))[2][2].tolist()
+    assert table[0] == 3072 and table[1:] == schedules.noncausal_claim_order(6, 512, 132, last_block_short=True)
+    assert table[-44:] == [head * 6 + 5 for head in range(468, 512)]
+    whole = launchers.describe(torch.empty(2, 32, 1536, 64), torch.empty(2, 32, 1536, 64), "bhnd", None)
+    table = launchers.gluon_forward_launch(config, whole, False, torch.device("cpu"))[2][2].tolist()
+    assert table == [8 * 64, *range(8 * 64)]
+
+
+def test_a_last_block_is_short_only_where_a_whole_consumer_has_no_rows():
+    three, four = configs.FORWARD_GLUON_CANDIDATES[64][6], configs.FORWARD_GLUON_CANDIDATES[64][7]
+    assert (three.block_m, four.block_m) == (192, 256)
+    assert launchers._last_block_short(three, 1024) and launchers._last_block_short(three, 2048)
+    assert launchers._last_block_short(three, 1000)  # 1000 = 5 x 192 + 40: two consumers without rows
+    assert not launchers._last_block_short(three, 1100)  # 1100 = 5 x 192 + 140: every consumer has rows
+    assert not launchers._last_block_short(three, 1536)
+    assert launchers._last_block_short(four, 1000 - 64) and not launchers._last_block_short(four, 1000)
+    assert not launchers._last_block_short(configs.FORWARD_GLUON_CANDIDATES[128][2], 1000)  # two consumers: never
+
+
 def test_non_causal_claims_leave_causal_calls_to_the_causal_list(monkeypatch):
     monkeypatch.setattr(launchers, "persistent_programs", lambda device: 132)
     problem = launchers.describe(torch.empty(16, 16, 1024, 128), torch.empty(16, 16, 1024, 128), "bhnd", None)

@@ -342,3 +342,38 @@ def test_without_a_tail_the_forward_split_schedule_has_no_merges():
     schedule = schedules.split_tail_forward_schedule(4, 6, 8, 16)  # 24 tiles on 8 programs
     assert all(piece == (0, 16, -1) for piece in schedule.pieces)
     assert schedules.split_tail_combines(schedule) == []
+
+
+@pytest.mark.parametrize("blocks_per_head, head_batches, programs, short", [(6, 512, 132, True), (22, 128, 132, True),
+                                                                             (11, 10, 132, True), (6, 512, 132, False),
+                                                                             (1, 40, 132, True), (6, 7, 2, True)])
+def test_the_non_causal_claim_order_lists_every_tile_once(blocks_per_head, head_batches, programs, short):
+    order = schedules.noncausal_claim_order(blocks_per_head, head_batches, programs, short)
+    assert sorted(order) == list(range(blocks_per_head * head_batches))
+
+
+def test_the_non_causal_claim_order_is_head_by_head_without_short_last_blocks():
+    assert schedules.noncausal_claim_order(6, 512, 132) == list(range(6 * 512))
+    assert schedules.short_last_blocks_moved(512, 132, last_block_short=False) == 0
+
+
+def test_short_last_blocks_of_the_last_third_of_a_round_of_heads_come_last_in_head_order():
+    # d=64's 192-row tiles at N = 1k: six query blocks a head, the sixth with 64 rows (its other two consumers idle).
+    order = schedules.noncausal_claim_order(6, 512, 132, last_block_short=True)
+    moved = schedules.short_last_blocks_moved(512, 132, last_block_short=True)
+    assert moved == 44
+    assert order[-moved:] == [head * 6 + 5 for head in range(512 - moved, 512)]
+    rest = order[:-moved]
+    assert rest == sorted(rest)  # every other tile keeps the round-robin's order
+    assert [tile for tile in rest if tile >= (512 - moved) * 6] == \
+        [head * 6 + block for head in range(512 - moved, 512) for block in range(5)]
+
+
+def test_no_more_heads_are_moved_than_there_are():
+    assert schedules.short_last_blocks_moved(10, 132, last_block_short=True) == 10
+    assert schedules.noncausal_claim_order(3, 10, 132, last_block_short=True)[-10:] == [h * 3 + 2 for h in range(10)]
+
+
+def test_the_non_causal_claim_order_refuses_a_count_that_is_not_positive():
+    with pytest.raises(ValueError, match="must be positive"):
+        schedules.noncausal_claim_order(0, 4, 132)

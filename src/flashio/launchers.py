@@ -226,7 +226,7 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
         return _split_tail_table(config, problem, programs, device, backward), constants
     if constants.get("DYNAMIC"):
         table = _claim_table(config, problem, programs, device, backward) if causal else \
-            _noncausal_claim_table(problem, config, device, backward)
+            _noncausal_claim_table(problem, config, device, backward, programs)
         return table, {**constants, "claims": _claim_counters(device)}
     return _balanced_table(config, problem, programs, device, backward), constants
 
@@ -329,15 +329,31 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
 
 
 def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device,
-                           backward: bool = False) -> torch.Tensor:
+                           backward: bool = False, programs: int = 0) -> torch.Tensor:
     """The non-causal dynamic tile list's int32 table: its entry count, then every tile id in order (forward:
-    ``head_batch * query_blocks + block``, a head's query blocks one after another, so that the programs at work at
-    once share its K/V in L2, the round-robin's order; ``backward``: key blocks of each KV head likewise, sharing its
-    Q/dO), made once per device and shape. Program p takes entry p, then claims the next free one after each tile
-    (``kernels/gluon_claims.py``)."""
+    ``schedules.noncausal_claim_order`` of ``head_batch * query_blocks + block``, a head's query blocks one after
+    another, so that the programs at work at once share its K/V in L2, with the short last blocks of the last heads at
+    the end where the sequence leaves a consumer of the last block without rows; ``backward``: key blocks of each KV
+    head in order, sharing its Q/dO), made once per device and shape. Program p takes entry p, then claims the next
+    free one after each tile (``kernels/gluon_claims.py``)."""
     blocks, head_batches = _persistent_tiles(config, problem, backward)
     tiles = blocks * head_batches
-    return _cached_table((device, "non-causal claim order", tiles), device, lambda: [tiles, *range(tiles)])
+    last_block_short = not backward and _last_block_short(config, problem.seqlen_q)
+    moved = schedules.short_last_blocks_moved(head_batches, programs, last_block_short)
+    return _cached_table((device, "non-causal claim order", tiles, blocks, moved), device,
+                         lambda: [tiles, *schedules.noncausal_claim_order(blocks, head_batches, programs,
+                                                                          last_block_short)])
+
+
+def _last_block_short(config: TileConfig, seqlen_q: int) -> bool:
+    """Whether a Gluon forward's last query block of each head leaves a whole consumer without rows, which then
+    computes nothing (three or four 64-row consumers: ``SKIP_ROWS_PAST_END`` in ``kernels/forward_gluon.py``), so
+    that its tile runs shorter than the others (d=64's 192-row tiles at N = 1k: 64 of 192 rows)."""
+    consumers = {192: 3, 256: 4}.get(config.block_m, 2)
+    if consumers < 3:
+        return False
+    rows_past_end = cdiv(seqlen_q, config.block_m) * config.block_m - seqlen_q
+    return rows_past_end >= config.block_m // consumers
 
 
 _CLAIM_COUNTERS: dict = {}

@@ -23,6 +23,11 @@ ran fast take more, whatever made them fast (v0.36 measured the forward's progra
 15 µs apart at d=128 causal 1k-2k on the H200, the median 10-14 µs before the last; v0.37 the backward's up to
 16 µs after the median at d=128 causal 1k).
 
+``noncausal_claim_order`` is the non-causal forward's dynamic list: every tile in the round-robin's order (a head's
+query blocks one after another), except that where a sequence ends a whole consumer's rows before its last query
+block's end (three or four 64-row consumers: N = 1k, 4k with 192-row tiles), the last blocks of the last third of a
+round of heads, shorter than the others, are claimed at the end, so that the programs' final claims are short tiles.
+
 ``split_tail_schedule`` is for the non-causal fused backward, whose tiles (key blocks) are all equal: a
 static round-robin leaves the same tail (2048 key blocks at d=128 on 132 programs, 15.5 rounds: 68 programs
 take a 16th block while 64 idle). It keeps the whole rounds and splits the last, partial round's key blocks
@@ -174,6 +179,39 @@ def _pairs_then_tail(blocks_per_head: int, head_batches: int, programs: int, blo
     tail_tiles = sorted((tile for pair in tail for tile in pair),
                         key=lambda tile: -cost[tile % blocks_per_head])  # stable: ties keep head order
     return cost, bulk, tail_tiles, len(pairs)
+
+
+def short_last_blocks_moved(head_batches: int, programs: int, last_block_short: bool) -> int:
+    """How many heads' last query blocks ``noncausal_claim_order`` claims at the end: a third of a round of programs
+    (at most every head) when those blocks are shorter than the others (``last_block_short``), else none.
+
+    Why a third: with equal tiles the programs' last round is partial (d=64's 192-row tiles at N = 4k: 2,816 tiles,
+    21.33 rounds on 132 programs), and its idle share of a round is lost at the end (~3% of the kernel); short tiles
+    claimed last fill it. A model of the claims (each program taking the next tile when it finishes one, tiles of 1
+    and of 0.4-0.7 of a full one, 30 seeds of 2% jitter) puts the loss at 2.4-2.9% in head order and at 1.0-1.6%
+    with 33 to 132 heads' short blocks at the end (N = 1k and 4k); fewer heads moved leave the most K/V in L2."""
+    if not last_block_short or programs < 3:
+        return 0
+    return min(head_batches, programs // 3)
+
+
+def noncausal_claim_order(blocks_per_head: int, head_batches: int, programs: int,
+                          last_block_short: bool = False) -> list[int]:
+    """Every tile id (``head_batch * blocks_per_head + block``) in the order a non-causal dynamic list's programs
+    claim them: a head's query blocks one after another, so that the programs at work at once share its K/V in L2,
+    except the last query blocks of the last ``short_last_blocks_moved`` heads, which come at the end in head order.
+    ``last_block_short``: the last query block of every head runs shorter than the others (some of its consumers
+    have no rows)."""
+    if blocks_per_head < 1 or head_batches < 1 or programs < 1:
+        raise ValueError(f"blocks_per_head, head_batches and programs must be positive; got {blocks_per_head}, "
+                         f"{head_batches}, {programs}")
+    moved = short_last_blocks_moved(head_batches, programs, last_block_short)
+    if moved == 0 or blocks_per_head == 1:
+        return list(range(blocks_per_head * head_batches))
+    first_moved = head_batches - moved
+    order = [head * blocks_per_head + block for head in range(head_batches) for block in range(blocks_per_head)
+             if head < first_moved or block < blocks_per_head - 1]
+    return order + [head * blocks_per_head + blocks_per_head - 1 for head in range(first_moved, head_batches)]
 
 
 def split_tail_schedule(blocks_per_head: int, head_batches: int, programs: int,

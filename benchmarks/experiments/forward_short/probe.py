@@ -650,7 +650,7 @@ import torch.nn.functional as F
 import triton
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from flashio import configs, launch_plans, launchers
+from flashio import configs, launch_plans, launchers, schedules
 from flashio.check import forcing
 from flashio.configs import TileConfig
 
@@ -718,6 +718,18 @@ def dynamic_form(**claims):
 def gluon(stages=3, block_n=128, **options):
     config = TileConfig(128, block_n, 4, stages, "gluon", pipelined=True, **options)
     return {"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,), 128: (config,)}}
+
+
+@contextlib.contextmanager
+def claims_in_head_order():
+    """v0.54's non-causal claim order, every tile head by head (``schedules.short_last_blocks_moved`` held at 0), for
+    the forms that v0.55 gives short last blocks claimed at the end (probe run 73)."""
+    original = schedules.short_last_blocks_moved
+    schedules.short_last_blocks_moved = lambda *arguments, **options: 0
+    try:
+        yield
+    finally:
+        schedules.short_last_blocks_moved = original
 
 
 # d=64's three-consumer candidate and d=128's ninth as runs 53-59 timed them (v0.51 gave both published_coordinates;
@@ -1085,6 +1097,12 @@ FORMS = {
            ("d=128 masks by branch, no half diagonal", {"half_diagonal": False}))},
     "d=128 host form, no half diagonal": ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {
         128: (dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[128][6], half_diagonal=False),)}}),
+    # v0.55 (run 73): d=64's three-consumer candidate (the tuned non-causal form) with its short last query blocks (N =
+    # 1k, 2k, 4k: 64 or 128 of 192 rows) claimed at the end, as the launcher now lists them, and in head order (v0.54).
+    "d=64 three consumers, short last blocks claimed last": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}),
+    "d=64 three consumers, claims in head order (v0.54)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}, claims_in_head_order),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
