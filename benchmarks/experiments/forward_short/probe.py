@@ -732,6 +732,18 @@ def claims_in_head_order():
         schedules.short_last_blocks_moved = original
 
 
+@contextlib.contextmanager
+def every_short_block_last():
+    """Every head's short last query block claimed at the end (``schedules.short_last_blocks_moved`` returning the head
+    count when the blocks are short), instead of the last third of a round's (probe run 74)."""
+    original = schedules.short_last_blocks_moved
+    schedules.short_last_blocks_moved = lambda head_batches, programs, short: head_batches if short else 0
+    try:
+        yield
+    finally:
+        schedules.short_last_blocks_moved = original
+
+
 # d=64's three-consumer candidate and d=128's ninth as runs 53-59 timed them (v0.51 gave both published_coordinates;
 # the generated forms below pin it off too).
 THREE_CONSUMERS_V050 = dataclasses.replace(configs.FORWARD_GLUON_CANDIDATES[64][6], published_coordinates=False)
@@ -1103,6 +1115,10 @@ FORMS = {
         "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}),
     "d=64 three consumers, claims in head order (v0.54)": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}, claims_in_head_order),
+    # v0.55 (run 74): every head's short last block at the end: do the short tiles among the others cost those ~1 µs
+    # each (call 4: a 1k tile 1 µs longer than the 2k-4k step and fixed cost say)?
+    "d=64 three consumers, every short last block claimed last": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
+        "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}, every_short_block_last),
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises
