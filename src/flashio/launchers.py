@@ -205,7 +205,8 @@ def persistent_schedule(config: TileConfig, problem: "Problem", causal: bool, pr
     with ``split_tail``, non-causal, whose key blocks leave a partial last round: the table of
     ``schedules.split_tail_schedule``, ``LISTED`` and ``SPLIT_TAIL``; a Gluon forward with ``split_tail``, likewise
     with ``schedules.split_tail_forward_schedule``'s. A Gluon forward or fused backward with ``noncausal_claims``,
-    non-causal: every tile in order as a dynamic list (``_noncausal_claim_table``), ``LISTED`` and ``DYNAMIC``."""
+    non-causal: every tile as a dynamic list (``_noncausal_claim_table``: in order, the short last blocks of the last
+    heads at the end), ``LISTED`` and ``DYNAMIC``."""
     if config.noncausal_claims and (config.path != "gluon" or config.split_tail):
         raise ValueError(f"noncausal_claims is an option of the persistent Gluon forward and of the persistent "
                          f"warp-specialised fused backward, without split_tail; got {config} for the "
@@ -328,8 +329,8 @@ def _claim_table(config: TileConfig, problem: "Problem", programs: int, device: 
     return _cached_table(key, device, table)
 
 
-def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device,
-                           backward: bool = False, programs: int = 0) -> torch.Tensor:
+def _noncausal_claim_table(problem: "Problem", config: TileConfig, device: torch.device, backward: bool,
+                           programs: int) -> torch.Tensor:
     """The non-causal dynamic tile list's int32 table: its entry count, then every tile id in order (forward:
     ``schedules.noncausal_claim_order`` of ``head_batch * query_blocks + block``, a head's query blocks one after
     another, so that the programs at work at once share its K/V in L2, with the short last blocks of the last heads at
