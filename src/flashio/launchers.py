@@ -74,6 +74,12 @@ def gluon_forward_consumer_registers(program_registers: int) -> int:
     return per_consumer_thread // 8 * 8
 
 
+def gluon_forward_consumers(config: TileConfig) -> int:
+    """The Gluon forward's consumer warpgroups for its tile rows: 192-row tiles three (v0.48), 256-row tiles four
+    (v0.52), else two."""
+    return {192: 3, 256: 4}.get(config.block_m, 2)
+
+
 def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
     """Tile constexprs of the Gluon forward (``kernels/forward_gluon.py``) for a ``path="gluon"`` forward
     configuration: ``block_m`` rows split between its two consumer warpgroups, or with ``block_m`` = 192 or 256
@@ -128,7 +134,7 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                    and not config.overlap_tiles and config.block_n in (64, 128)):
         raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward with 64- or 128-key "
                          f"blocks, without pingpong or overlap_tiles; got {config}")
-    consumers = {192: 3, 256: 4}.get(config.block_m, 2)
+    consumers = gluon_forward_consumers(config)
     if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
         raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
                          f"64-row consumers; got {config}")
@@ -350,7 +356,7 @@ def _last_block_short(config: TileConfig, seqlen_q: int) -> bool:
     """Whether a Gluon forward's last query block of each head leaves a whole consumer without rows, which then
     computes nothing (three or four 64-row consumers: ``SKIP_ROWS_PAST_END`` in ``kernels/forward_gluon.py``), so
     that its tile runs shorter than the others (d=64's 192-row tiles at N = 1k: 64 of 192 rows)."""
-    consumers = {192: 3, 256: 4}.get(config.block_m, 2)
+    consumers = gluon_forward_consumers(config)
     if consumers < 3:
         return False
     rows_past_end = cdiv(seqlen_q, config.block_m) * config.block_m - seqlen_q

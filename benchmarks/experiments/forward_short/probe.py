@@ -721,27 +721,26 @@ def gluon(stages=3, block_n=128, **options):
 
 
 @contextlib.contextmanager
+def short_blocks_moved(count):
+    """The non-causal claim list with ``count(head_batches, programs, last_block_short)`` heads' short last query
+    blocks claimed at the end, in place of ``schedules.short_last_blocks_moved`` (the library's: the last third of a
+    round's), for the forms that v0.55 gives short last blocks (probe runs 73-74)."""
+    original = schedules.short_last_blocks_moved
+    schedules.short_last_blocks_moved = count
+    try:
+        yield
+    finally:
+        schedules.short_last_blocks_moved = original
+
+
 def claims_in_head_order():
-    """v0.54's non-causal claim order, every tile head by head (``schedules.short_last_blocks_moved`` held at 0), for
-    the forms that v0.55 gives short last blocks claimed at the end (probe run 73)."""
-    original = schedules.short_last_blocks_moved
-    schedules.short_last_blocks_moved = lambda *arguments, **options: 0
-    try:
-        yield
-    finally:
-        schedules.short_last_blocks_moved = original
+    """v0.54's non-causal claim order, every tile head by head (probe run 73)."""
+    return short_blocks_moved(lambda head_batches, programs, short: 0)
 
 
-@contextlib.contextmanager
 def every_short_block_last():
-    """Every head's short last query block claimed at the end (``schedules.short_last_blocks_moved`` returning the head
-    count when the blocks are short), instead of the last third of a round's (probe run 74)."""
-    original = schedules.short_last_blocks_moved
-    schedules.short_last_blocks_moved = lambda head_batches, programs, short: head_batches if short else 0
-    try:
-        yield
-    finally:
-        schedules.short_last_blocks_moved = original
+    """Every head's short last query block claimed at the end (probe run 74)."""
+    return short_blocks_moved(lambda head_batches, programs, short: head_batches if short else 0)
 
 
 # d=64's three-consumer candidate and d=128's ninth as runs 53-59 timed them (v0.51 gave both published_coordinates;
