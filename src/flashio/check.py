@@ -305,9 +305,6 @@ FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks
 FOUR_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, four consumers, 64-key blocks, masks by branch"
 ROW_SUM_MMA_PATH = "forward: Gluon, persistent, row sums on the tensor cores"
 ROW_SUM_MMA_FOUR_CONSUMERS_PATH = "forward: Gluon, persistent, four consumers, row sums on the tensor cores"
-WIDE_CONSUMERS_PATH = "forward: Gluon, persistent, two 128-row consumers, 64-key blocks"
-WIDE_CONSUMERS_BRANCH_PATH = "forward: Gluon, persistent, two 128-row consumers, masks by branch, row sums on the " \
-    "tensor cores"
 # v0.52: a length whose last tile ends inside its fourth consumer's rows (1,000 = 3 x 256 + 232) and one that leaves
 # three of its consumers without rows (800 = 3 x 256 + 32); PATH_CASES has the grid's d=64 1k shape, both masks.
 _FOUR_CONSUMER_CASES = [CorrectnessCase("d64 causal 1000x1000", 3, 4, 4, 1000, 1000, 64, causal=True),
@@ -338,8 +335,6 @@ PATH_EXTRA_CASES = {
     FOUR_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     ROW_SUM_MMA_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
     ROW_SUM_MMA_FOUR_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    WIDE_CONSUMERS_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
-    WIDE_CONSUMERS_BRANCH_PATH: _FOUR_CONSUMER_CASES + _FLASH_ATTN_LAYOUT_FORWARD_CASES,
 }
 
 
@@ -506,17 +501,6 @@ def forced_paths() -> dict:
             replace(configs.FORWARD_GLUON_CANDIDATES[64][8], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[128][8], row_sum_mma=True),
             replace(configs.FORWARD_GLUON_CANDIDATES[256][4], mask_by_branch=True)),
-        # v0.56: d=64's 256-row tile on two consumer warpgroups of 128 rows each (``consumer_rows=128``: two m64
-        # products a consumer and key block, 16-byte stores of a 128-row accumulator), on the two-consumer host form's
-        # options with 64-key blocks, claiming its tiles; then with masks by branch and row sums on the tensor cores.
-        # d=128 and d=256 their host-descriptor forms (a 128 x 128 output block does not fit beside the scores there).
-        WIDE_CONSUMERS_PATH: gluon_forward(
-            configs.WIDE_CONSUMERS_D64, configs.FORWARD_GLUON_CANDIDATES[128][6],
-            configs.FORWARD_GLUON_CANDIDATES[256][4]),
-        WIDE_CONSUMERS_BRANCH_PATH: gluon_forward(
-            replace(configs.WIDE_CONSUMERS_D64, mask_by_branch=True, row_sum_mma=True),
-            configs.FORWARD_GLUON_CANDIDATES[128][8], replace(configs.FORWARD_GLUON_CANDIDATES[256][4],
-                                                              mask_by_branch=True)),
         # The same with the plain loop (prepared after that run, not yet run).
         "forward: Gluon, persistent, three consumers, plain loop": gluon_forward(
             replace(persistent, block_m=192, pipelined=False, output_from_registers=True),

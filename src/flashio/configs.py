@@ -143,12 +143,6 @@ class TileConfig:
     l is then the sum of P as rounded to 16 bits, the values the P V product multiplies. On the H200 it pays where
     the forms are bound by issue (d=64's four-consumer forms at causal 1k: +7%) and costs 3-12% at d=128, nearer the
     tensor cores' bound (v0.54 probe run 67).
-    ``consumer_rows`` (Gluon forward; v0.56): the query rows of one consumer warpgroup, so ``block_m // consumer_rows``
-    consumers a tile. 64 (one m64 warpgroup product a key block) gives the 2-, 3- and 4-consumer forms of ``block_m``
-    128, 192 and 256; 128 (persistent pipelined forms without ping-pong, 64-key blocks) gives two consumers of two
-    m64 products each a 256-row tile: one copy of the consumer code fewer than three 64-row consumers for the
-    instruction caches, 256-row tiles without a short last tile at N = 1k-4k, and a score block of 64 registers a
-    thread, as the three-consumer form's 64 x 128.
     """
 
     block_m: int
@@ -193,7 +187,6 @@ class TileConfig:
     overlap_tiles: bool = False
     published_coordinates: bool = False
     row_sum_mma: bool = False
-    consumer_rows: int = 64
 
     def causal_form(self) -> "TileConfig":
         """The configuration a causal call of this one runs: the options read by non-causal calls only
@@ -430,16 +423,6 @@ BACKWARD_FUSED_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
 # Triton persistent forward from 2k on; the persistent ping-pong and separate-K/V forms ran correctly and
 # 0-9% behind the plain persistent one (most at d=64 causal 4k-8k; results/2026-11-30_h200_v0.13_probes/
 # probe_fwd_short.txt), not listed.
-# v0.56 (prepared; a probe form and check path, not a candidate until measured): d=64's 256-row tile on two consumer
-# warpgroups of 128 rows (``consumer_rows=128``), the two-consumer host form's options (Q in registers, two Q sets,
-# 16-byte stores, host descriptors) with 64-key blocks, claiming its tiles and publishing their coordinates. CPU
-# compiles for sm_90a: 5,560 instructions non-causal against the three-consumer form's 7,024 and the four-consumer
-# form's 6,488 (one consumer copy fewer for the instruction caches), no stack, 12 warpgroup MMA groups.
-WIDE_CONSUMERS_D64 = TileConfig(256, 64, 4, 3, "gluon", pipelined=True, persistent=True, output_from_registers=True,
-                                q_buffers=2, balanced_schedule=True, q_in_registers=True, wide_stores=True,
-                                dynamic_schedule=True, noncausal_claims=True, host_descriptors=3,
-                                published_coordinates=True, consumer_rows=128)
-
 FORWARD_GLUON_CANDIDATES: dict[int, tuple[TileConfig, ...]] = {
     # v0.46 (probe runs 51-52, bf16, median of 3 rounds): each tuned persistent form with Q, K and V through
     # descriptors made on the host (``host_descriptors=3``: the loader writes no descriptor and waits for no earlier

@@ -75,11 +75,8 @@ def gluon_forward_consumer_registers(program_registers: int) -> int:
 
 
 def gluon_forward_consumers(config: TileConfig) -> int:
-    """The Gluon forward's consumer warpgroups for its tile rows, ``block_m // consumer_rows``: with 64-row consumers
-    192-row tiles three (v0.48), 256-row tiles four (v0.52), 128-row tiles two; with 128-row consumers (v0.56) 256-row
-    tiles two."""
-    if config.consumer_rows == 128:
-        return 2
+    """The Gluon forward's consumer warpgroups for its tile rows: 192-row tiles three (v0.48), 256-row tiles four
+    (v0.52), else two."""
     return {192: 3, 256: 4}.get(config.block_m, 2)
 
 
@@ -137,17 +134,10 @@ def gluon_forward_constants(config: TileConfig, head_dim: int) -> dict:
                                    and not config.overlap_tiles and config.block_n in (64, 128)):
         raise ValueError(f"row_sum_mma is an option of the persistent pipelined Gluon forward with 64- or 128-key "
                          f"blocks, without pingpong or overlap_tiles; got {config}")
-    if config.consumer_rows not in (64, 128):
-        raise ValueError(f"consumer_rows is 64 or 128 (rows of one consumer warpgroup); got {config}")
-    if config.consumer_rows == 128 and not (config.block_m == 256 and config.block_n == 64 and config.persistent
-                                            and config.pipelined and not config.pingpong):
-        raise ValueError(f"consumer_rows=128 (two m64 products a consumer) is a form of the persistent pipelined Gluon "
-                         f"forward without ping-pong, with block_m=256 (two consumers) and 64-key blocks (a 128 x 64 "
-                         f"score block: 64 registers a thread); got {config}")
     consumers = gluon_forward_consumers(config)
-    if config.wide_stores and not config.output_from_registers:
-        raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers; "
-                         f"got {config}")
+    if config.wide_stores and not (config.output_from_registers and config.block_m // consumers == 64):
+        raise ValueError(f"wide_stores is an option of the Gluon forward storing its output from registers with "
+                         f"64-row consumers; got {config}")
     if consumers > 2 and (not config.persistent or config.pingpong):
         raise ValueError(f"{'three' if consumers == 3 else 'four'} consumer warpgroups (block_m={config.block_m}) are "
                          f"a form of the persistent Gluon forward without ping-pong; got {config}")

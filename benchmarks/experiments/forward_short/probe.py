@@ -1118,19 +1118,10 @@ FORMS = {
     # each (call 4: a 1k tile 1 µs longer than the 2k-4k step and fixed cost say)?
     "d=64 three consumers, every short last block claimed last": ({"FLASHIO_FORWARD_PATH": "gluon"}, {
         "FORWARD_GLUON_CANDIDATES": {64: (configs.FORWARD_GLUON_CANDIDATES[64][6],)}}, every_short_block_last),
-    # v0.56 (run 75): d=64's 256-row tile on two consumer warpgroups of 128 rows (``consumer_rows=128``,
-    # configs.WIDE_CONSUMERS_D64) beside the three tuned d=64 persistent candidates it would compete with (the
-    # three-consumer seventh, the four-consumer eighth, the four-consumer tenth with masks by branch and row sums).
-    **{name: ({"FLASHIO_FORWARD_PATH": "gluon"}, {"FORWARD_GLUON_CANDIDATES": {64: (config,)}})
-       for name, config in (
-           ("d=64 seventh (three consumers)", configs.FORWARD_GLUON_CANDIDATES[64][6]),
-           ("d=64 eighth (four consumers)", configs.FORWARD_GLUON_CANDIDATES[64][7]),
-           ("d=64 tenth (four consumers, branch, row sums)", configs.FORWARD_GLUON_CANDIDATES[64][9]),
-           ("d=64 two 128-row consumers", configs.WIDE_CONSUMERS_D64),
-           ("d=64 two 128-row consumers, five stages", dataclasses.replace(configs.WIDE_CONSUMERS_D64, num_stages=5)),
-           ("d=64 two 128-row consumers, row sums", dataclasses.replace(configs.WIDE_CONSUMERS_D64, row_sum_mma=True)),
-           ("d=64 two 128-row consumers, branch, row sums",
-            dataclasses.replace(configs.WIDE_CONSUMERS_D64, mask_by_branch=True, row_sum_mma=True)))},
+    # v0.56's run 75 had "d=64 seventh (three consumers)", "d=64 eighth (four consumers)", "d=64 tenth (four consumers,
+    # branch, row sums)" and four forms of d=64's 256-row tile on two 128-row consumers (``consumer_rows=128``; measured
+    # 5-17% slower than the tuned forms at every point and removed: results/2026-12-04_h200_v0.56/consumer_rows.patch
+    # restores the option, its check paths and those forms).
     # v0.30's runs 34-35 had "tuned persistent, within-head pairs" (tile_orders' within-head lists, the control while
     # the library paired across heads; the same as "tuned persistent" since that was reverted).
     # v0.20 (prepared): d=64 with 64x64 tiles, the portable kernel (the tuned choice at causal 1k; ptxas serialises

@@ -805,7 +805,7 @@ def _consumer_tile(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, stride_lh
                          "from registers")
         if OUTPUT_FROM_REGISTERS and WIDE_STORES:
             o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
-            store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM, 4)
+            store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
         elif OUTPUT_FROM_REGISTERS:
             out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
             columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
@@ -1254,7 +1254,7 @@ def _store_from_registers(O, LSE, stride_ob, stride_oh, stride_om, stride_lb, st
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
     o_head = O + batch.to(gl.int64) * stride_ob + head.to(gl.int64) * stride_oh
     if WIDE_STORES:
-        store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM, 4)
+        store_rows_wide(o_head, first, stride_om, out.to(O.dtype.element_ty), seqlen_q, ROWS, HEAD_DIM)
     else:
         out_rows = gl.convert_layout(rows, gl.SliceLayout(1, o_layout))
         columns = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))

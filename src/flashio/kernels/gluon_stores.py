@@ -18,29 +18,23 @@ from triton.experimental.gluon import language as gl
 
 
 @gluon.constexpr_function
-def _word_layout(rows, head_dim, warps=0):
+def _word_layout(rows, head_dim):
     """The layout ``store_rows_wide`` stores from: ``rows`` x ``head_dim / 2`` words (two 16-bit elements each)
     with four consecutive words per thread, so that each store moves 16 bytes. Rows as in the wgmma accumulator
-    of ``warps`` warps (0: ``rows / 16``) stacked along the rows (a warp's 16 rows: lanes / 4 and + 8 in registers;
-    warp w from row 16 w; rows from 16 x ``warps`` on, the accumulator's repeats of those rows, in registers), word
-    columns: bits 0-1 in registers, 2-3 in the lane, the rest in registers."""
-    warp_rows = 16 * (warps or rows // 16)
+    of ``rows / 16`` warps stacked along the rows (a warp's 16 rows: lanes / 4 and + 8 in registers; warp w
+    from row 16 w), word columns: bits 0-1 in registers, 2-3 in the lane, the rest in registers."""
     registers = [[0, 1], [0, 2], [8, 0]]
     column = 16
     while column < head_dim // 2:
         registers.append([0, column])
         column *= 2
-    row = warp_rows
-    while row < rows:
-        registers.append([row, 0])
-        row *= 2
-    warp_bases = []
+    warps = []
     row = 16
-    while row < warp_rows:
-        warp_bases.append([row, 0])
+    while row < rows:
+        warps.append([row, 0])
         row *= 2
     return gl.DistributedLinearLayout(reg_bases=registers, lane_bases=[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]],
-                                      warp_bases=warp_bases, block_bases=[], shape=[rows, head_dim // 2])
+                                      warp_bases=warps, block_bases=[], shape=[rows, head_dim // 2])
 
 
 @gluon.jit
@@ -63,10 +57,8 @@ def _exchange_with_lane(x0, x1, lane_bit, MASK: gl.constexpr):
 
 
 @gluon.jit
-def store_rows_wide(base, first, stride_row, tile, seqlen, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr,
-                    WARPS: gl.constexpr = 0):
-    """Store ``tile`` (``ROWS`` x ``HEAD_DIM``, 16-bit, in the wgmma accumulator layout of ``WARPS`` warps, 0 for
-    ``ROWS / 16``: a 4-warp warpgroup's 128-row accumulator holds its second 64 rows in registers) to
+def store_rows_wide(base, first, stride_row, tile, seqlen, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """Store ``tile`` (``ROWS`` x ``HEAD_DIM``, 16-bit, in the wgmma accumulator layout of ``ROWS / 16`` warps) to
     rows ``first`` .. ``first + ROWS - 1`` of ``base`` (row stride ``stride_row`` elements), rows from ``seqlen`` on
     left unwritten, with 16-byte stores. A thread holds, per row, words 4 g + c (g = 0 .. HEAD_DIM / 8 - 1); two
     butterfly steps (lane bit 0 with the word bit 2, lane bit 1 with the word bit 3) leave each lane words
@@ -84,7 +76,7 @@ def store_rows_wide(base, first, stride_row, tile, seqlen, ROWS: gl.constexpr, H
     x0, x1 = gl.split(x.permute((0, 1, 3, 4, 5, 2)))  # (row, G, h0, c1, c0) for h1 = 0, 1
     x0, x1 = _exchange_with_lane(x0, x1, (_lane_id(x0) >> 1) & 1, 2)
     x = gl.join(x0, x1).permute((0, 1, 5, 2, 3, 4))  # (row, G, h1, h0, c1, c0): lane c now holds 16 G + 4 c + h
-    WORDS: gl.constexpr = _word_layout(ROWS, HEAD_DIM, WARPS)
+    WORDS: gl.constexpr = _word_layout(ROWS, HEAD_DIM)
     natural = gl.convert_layout(x.permute((0, 1, 4, 5, 2, 3)).reshape([ROWS, HEAD_DIM // 2]), WORDS,
                                 assert_trivial=True)
     rows = first + gl.arange(0, ROWS, layout=gl.SliceLayout(1, WORDS))
