@@ -180,10 +180,13 @@ def child(kernel_pass: str, stats_in_shared: bool, forward_form: str | None, onl
             configs.FORWARD_GLUON_CANDIDATES[d] = (
                 replace(base, output_from_registers=True) if three_consumers_at_d128 else replace(base, **options),)
     if forward_candidate is not None:  # v0.49: one entry of the library's own candidate list, at every head dim
-        os.environ["FLASHIO_FORWARD_PATH"] = "gluon"
+        os.environ["FLASHIO_FORWARD_PATH"] = "gluon"  # (v0.56: at those whose list has that entry: d=64 has ten)
         for d in (64, 128):
-            configs.FORWARD_GLUON_CANDIDATES[d] = (replace(configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate],
-                                                           mask_by_branch=mask_by_branch),)
+            if forward_candidate < len(configs.FORWARD_GLUON_CANDIDATES[d]):
+                # (v0.56: --mask-by-branch adds the option; without it a candidate that has it keeps it)
+                candidate = configs.FORWARD_GLUON_CANDIDATES[d][forward_candidate]
+                configs.FORWARD_GLUON_CANDIDATES[d] = (
+                    replace(candidate, mask_by_branch=mask_by_branch or candidate.mask_by_branch),)
     torch.manual_seed(0)
     points = BACKWARD_POINTS if kernel_pass == "backward" else FORWARD_POINTS
     if only is not None:  # v0.53: any point, not only the listed ones (a point off the list profiled nothing)
