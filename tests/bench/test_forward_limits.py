@@ -16,6 +16,7 @@ _LOG = """\
     smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio       ratio         2.25
     smsp__average_warps_issue_stalled_wait_per_issue_active.ratio                 ratio         1.10
     smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio              ratio         0.75
+    smsp__average_warps_issue_stalled_selected_per_issue_active.ratio             ratio         1.00
     Section: GPU Speed Of Light Throughput
     SM Frequency                    Ghz         1.76
     Duration                         us       196.51
@@ -55,9 +56,10 @@ def test_the_tensor_pipe_comes_from_its_counter_or_else_from_the_highest_pipe_li
     assert "| 47.3 | 45.0 |" in rows[1]  # the counter, not the section's line (which names XU)
 
 
-def test_the_largest_stall_reasons_are_listed_largest_first():
+def test_the_largest_stall_reasons_are_listed_largest_first_without_the_warps_issuing():
     limits = load_benchmark_script("experiments/forward_short/limits")
     flashio, _ = limits.parse(_LOG)
+    # "selected" (1.00 here) counts the cycles a warp issues: no stall, not listed.
     assert flashio["stalls"] == {"long_scoreboard": 0.5, "no_instruction": 2.25, "wait": 1.1, "barrier": 0.75}
     row = limits.table([flashio]).splitlines()[2]
     assert row.endswith("| 8.40 | no_instruction 2.25, wait 1.10, barrier 0.75 |")
